@@ -1,0 +1,127 @@
+// Host memory for storages. First touch of fresh pages costs far more than the
+// arithmetic on them, so freed blocks are cached by size class and handed out
+// again (temporaries in a loop reuse the same pages), and large blocks are
+// aligned to 2 MiB and advised as huge pages.
+#pragma once
+
+#include "error.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace t7 {
+
+class HostAllocator {
+public:
+    static constexpr size_t huge_page = size_t(2) << 20;
+    static constexpr size_t default_cache_limit = size_t(1) << 30;
+
+    static HostAllocator& instance() {
+        // Never destroyed: storages held by static objects may be freed after main().
+        static HostAllocator* a = new HostAllocator;
+        return *a;
+    }
+
+    // Returns a block of at least `bytes` (capacity rounded to its size class).
+    void* allocate(size_t bytes, size_t& capacity) {
+        int cls = size_class(bytes);
+        capacity = class_bytes(cls);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (FreeBlock* b = free_[cls]) {
+                free_[cls] = b->next;
+                cached_ -= capacity;
+                return b;
+            }
+        }
+        void* p = fresh(capacity);
+        if (!p) { // out of memory: give the cache back to the system and retry once
+            trim();
+            p = fresh(capacity);
+        }
+        if (!p)
+            detail::fail<Error>("Storage: cannot allocate ", bytes, " bytes (out of memory)");
+        return p;
+    }
+
+    void deallocate(void* p, size_t capacity) {
+        if (!p) return;
+        int cls = size_class(capacity);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (cached_ + capacity <= limit_) {
+                auto* b = static_cast<FreeBlock*>(p);
+                b->next = free_[cls];
+                free_[cls] = b;
+                cached_ += capacity;
+                return;
+            }
+        }
+        std::free(p);
+    }
+
+    // Returns every cached block to the system.
+    void trim() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& head : free_) {
+            while (head) {
+                FreeBlock* next = head->next;
+                std::free(head);
+                head = next;
+            }
+        }
+        cached_ = 0;
+    }
+
+    size_t cached_bytes() const { return cached_; }
+    void set_cache_limit(size_t bytes) {
+        limit_ = bytes;
+        if (cached_ > limit_) trim();
+    }
+
+private:
+    struct FreeBlock {
+        FreeBlock* next;
+    };
+
+    // Four classes per power of two above 64 bytes: at most 25% slack.
+    static constexpr int classes = 4 * 64;
+    static int size_class(size_t bytes) {
+        if (bytes <= 64) return 0;
+        int log2 = 63 - __builtin_clzll(bytes - 1); // 2^log2 < bytes <= 2^(log2+1)
+        size_t base = size_t(1) << log2;
+        int quarter = int((bytes - 1 - base) / (base / 4)); // 0..3
+        return (log2 - 5) * 4 + quarter;
+    }
+    static size_t class_bytes(int cls) {
+        if (cls == 0) return 64;
+        int log2 = cls / 4 + 5;
+        size_t base = size_t(1) << log2;
+        return base + (base / 4) * size_t(cls % 4 + 1);
+    }
+
+    static void* fresh(size_t bytes) {
+        size_t align = bytes >= huge_page ? huge_page : 64;
+        size_t rounded = (bytes + align - 1) / align * align;
+        void* p = std::aligned_alloc(align, rounded);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (p && align == huge_page) madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+        return p;
+    }
+
+    std::mutex mutex_;
+    std::array<FreeBlock*, classes> free_{};
+    size_t cached_ = 0;
+    size_t limit_ = default_cache_limit;
+};
+
+} // namespace t7

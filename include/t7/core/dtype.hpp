@@ -1,0 +1,108 @@
+// Element types: the seven Torch7 types (plus Half for the GPU), their Torch7
+// names, promotion rules, and the value conversion that copy() uses.
+#pragma once
+
+#include "config.hpp"
+#include "device.hpp"
+#include "half.hpp"
+
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace t7 {
+
+template <class T>
+struct dtype_traits; // only the element types below exist
+
+#define T7_DTYPE(T, NAME, CUDA_PREFIX)                                                             \
+    template <>                                                                                    \
+    struct dtype_traits<T> {                                                                       \
+        static constexpr const char* name = NAME;                                                  \
+        static constexpr const char* cuda_name = CUDA_PREFIX;                                      \
+    };
+T7_DTYPE(uint8_t, "Byte", "CudaByte")
+T7_DTYPE(int8_t, "Char", "CudaChar")
+T7_DTYPE(int16_t, "Short", "CudaShort")
+T7_DTYPE(int32_t, "Int", "CudaInt")
+T7_DTYPE(int64_t, "Long", "CudaLong")
+T7_DTYPE(float, "Float", "Cuda")
+T7_DTYPE(double, "Double", "CudaDouble")
+T7_DTYPE(Half, "Half", "CudaHalf")
+#undef T7_DTYPE
+
+// An element type a Tensor may hold.
+template <class T>
+concept Element = requires { dtype_traits<T>::name; };
+
+// A C++ arithmetic value usable as a scalar operand (2, 2.0f, 3.5, ...).
+template <class T>
+concept Arithmetic = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+
+// "torch.FloatTensor", "torch.CudaTensor", "torch.DoubleStorage", ...
+template <class T, class D>
+std::string torch_type_name(const char* kind) {
+    std::string prefix = std::is_same_v<D, CUDA> ? dtype_traits<T>::cuda_name : dtype_traits<T>::name;
+    return "torch." + prefix + kind;
+}
+
+// The type arithmetic is carried out in: Half computes in float.
+template <class T>
+using compute_t = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+
+// Accumulator for sums: Torch7's accreal (double for floating types, int64 otherwise).
+template <class T>
+using acc_t = std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, int64_t>;
+
+namespace detail {
+template <class A, class B>
+struct promote {
+    // Like std::common_type, but without C's promotion of small integers to int:
+    // uint8 + uint8 stays uint8, int8 + uint8 becomes int16 (the smallest type
+    // holding both), float + int32 is float.
+    static constexpr bool both_int = std::is_integral_v<A> && std::is_integral_v<B>;
+    static constexpr bool mixed_sign = std::is_signed_v<A> != std::is_signed_v<B>;
+    using wider = std::conditional_t<(sizeof(A) >= sizeof(B)), A, B>;
+    using signed_of_mixed = std::conditional_t<std::is_signed_v<A>, A, B>;
+    using small_mixed = std::conditional_t<(sizeof(signed_of_mixed) > 1), signed_of_mixed, int16_t>;
+    using type = std::conditional_t<
+        std::is_same_v<A, B>, A,
+        std::conditional_t<both_int, std::conditional_t<mixed_sign, small_mixed, wider>,
+                           std::common_type_t<A, B>>>;
+};
+} // namespace detail
+
+template <class A, class B>
+using promote_t = typename detail::promote<compute_t<A>, compute_t<B>>::type;
+
+// Converts one value as Torch7's C casts do, but without undefined behaviour:
+// floating -> integer truncates toward zero and wraps modulo 2^bits (Torch7 turns
+// -2.7 into Byte 254); NaN and values beyond int64 become 0 / saturate.
+template <class To, class From>
+T7_HOST_DEVICE T7_INLINE To convert(From v) {
+    if constexpr (std::is_same_v<To, From>) {
+        return v;
+    } else if constexpr (std::is_same_v<From, Half>) {
+        return convert<To>(float(v));
+    } else if constexpr (std::is_same_v<To, Half>) {
+        return Half(float(v));
+    } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+        if constexpr (sizeof(To) < 8) {
+            // Fast path: in range of int64, the narrowing below is well defined (modular).
+            if (v > From(-9.2e18) && v < From(9.2e18)) return To(static_cast<int64_t>(v));
+            return To(0);
+        } else {
+            if (v != v) return To(0);
+            if (v >= From(9.2233720368547758e18)) return std::numeric_limits<To>::max();
+            if (v <= From(-9.2233720368547758e18)) return std::numeric_limits<To>::min();
+            return static_cast<To>(v);
+        }
+    } else {
+        return static_cast<To>(v);
+    }
+}
+
+} // namespace t7

@@ -1,0 +1,136 @@
+// Storage<T, D>: a reference-counted, typed chunk of memory (Torch7's
+// torch.Storage). Copying a Storage handle shares the memory; the last handle
+// frees it (back to the device's caching allocator). wrap() views external
+// memory without owning it.
+#pragma once
+
+#include "dtype.hpp"
+#include "error.hpp"
+#include "memory.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+namespace t7 {
+
+template <class T, class D = CPU>
+class Storage {
+    struct Block {
+        std::atomic<int64_t> refs{1};
+        T* data = nullptr;
+        int64_t size = 0;
+        size_t capacity = 0; // bytes obtained from the allocator (0 when not owned)
+        bool owns = true;
+        int device = 0;
+    };
+
+public:
+    using value_type = T;
+    using device_type = D;
+
+    Storage() = default;
+    explicit Storage(int64_t n, int device = 0) {
+        if (n < 0) detail::fail<ShapeError>("Storage: negative size ", n);
+        b_ = new Block;
+        b_->device = device;
+        b_->size = n;
+        if (n > 0) b_->data = allocate(n, b_->capacity, device);
+    }
+    Storage(const Storage& o) noexcept : b_(o.b_) { retain(); }
+    Storage(Storage&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}
+    Storage& operator=(const Storage& o) noexcept {
+        Storage(o).swap(*this);
+        return *this;
+    }
+    Storage& operator=(Storage&& o) noexcept {
+        Storage(std::move(o)).swap(*this);
+        return *this;
+    }
+    ~Storage() { release(); }
+    void swap(Storage& o) noexcept { std::swap(b_, o.b_); }
+
+    // A storage over memory the caller owns and keeps alive.
+    static Storage wrap(T* p, int64_t n, int device = 0) {
+        if (n < 0) detail::fail<ShapeError>("Storage::wrap: negative size ", n);
+        if (!p && n > 0) detail::fail<Error>("Storage::wrap: null pointer with size ", n);
+        Storage s;
+        s.b_ = new Block;
+        s.b_->data = p;
+        s.b_->size = n;
+        s.b_->owns = false;
+        s.b_->device = device;
+        return s;
+    }
+
+    int64_t size() const { return b_ ? b_->size : 0; }
+    T* data() const { return b_ ? b_->data : nullptr; }
+    bool ownsStorage() const { return b_ ? b_->owns : true; }
+    int device() const { return b_ ? b_->device : 0; }
+    bool valid() const { return b_ != nullptr; }
+    int64_t use_count() const { return b_ ? b_->refs.load() : 0; }
+    // Identity of the underlying memory (two handles to one storage compare equal).
+    const void* id() const { return b_; }
+    friend bool operator==(const Storage& a, const Storage& b) { return a.b_ == b.b_; }
+
+    T& operator[](int64_t i) const
+        requires std::is_same_v<D, CPU>
+    {
+        if (i < 0 || i >= size())
+            detail::fail<IndexError>("Storage[]: index ", i, " out of range for storage of size ",
+                                     size());
+        return b_->data[i];
+    }
+
+    Storage& fill(T v)
+        requires std::is_same_v<D, CPU>
+    {
+        std::fill(data(), data() + size(), v);
+        return *this;
+    }
+
+    // Grows or shrinks to n elements keeping the first min(n, size()) values.
+    // All handles see the new memory (Torch7's THStorage_resize).
+    Storage& resize(int64_t n) {
+        if (n < 0) detail::fail<ShapeError>("Storage::resize: negative size ", n);
+        if (!b_) {
+            *this = Storage(n);
+            return *this;
+        }
+        if (n == b_->size) return *this;
+        size_t cap = 0;
+        T* p = n > 0 ? allocate(n, cap, b_->device) : nullptr;
+        int64_t keep = std::min(n, b_->size);
+        if (keep > 0) DeviceMemory<D>::copy_bytes(p, b_->data, size_t(keep) * sizeof(T), b_->device);
+        free_data();
+        b_->data = p;
+        b_->size = n;
+        b_->capacity = cap;
+        b_->owns = true;
+        return *this;
+    }
+
+private:
+    static T* allocate(int64_t n, size_t& cap, int device) {
+        if (uint64_t(n) > (uint64_t(1) << 62) / sizeof(T))
+            detail::fail<Error>("Storage: size ", n, " is too large");
+        return static_cast<T*>(DeviceMemory<D>::allocate(size_t(n) * sizeof(T), cap, device));
+    }
+    void free_data() {
+        if (b_->owns && b_->data) DeviceMemory<D>::deallocate(b_->data, b_->capacity, b_->device);
+    }
+    void retain() {
+        if (b_) b_->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+    void release() {
+        if (b_ && b_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            free_data();
+            delete b_;
+        }
+        b_ = nullptr;
+    }
+
+    Block* b_ = nullptr;
+};
+
+} // namespace t7

@@ -1,0 +1,79 @@
+// Assignment as its own layer: shape checking, allocation of an empty
+// destination, and the aliasing decision, shared by every device. The device's
+// Evaluator then runs the tree.
+#pragma once
+
+#include "../expr/traverse.hpp"
+#include "../tensor/tensor.hpp"
+
+#include <cstdint>
+
+namespace t7 {
+
+namespace detail {
+
+// [lo, hi) byte range spanned by a strided tensor.
+template <class T, class D>
+std::pair<const char*, const char*> byte_range(const Tensor<T, D>& t) {
+    const char* lo = reinterpret_cast<const char*>(t.data());
+    int64_t last = 0;
+    for (int64_t d = 0; d < t.dim(); ++d) last += (t.size(d) - 1) * t.stride(d);
+    return {lo, lo + (last + 1) * int64_t(sizeof(T))};
+}
+
+// True when some leaf overlaps the destination's memory and is read with
+// different indexing than the destination is written (e.g. x = x.t() + x).
+// A leaf that is exactly the destination view (x = x + 1, x += y) is safe:
+// every element is read before it is written, by the same iteration.
+template <class T, class D, class E>
+bool needs_temporary(const Tensor<T, D>& dst, const E& e) {
+    if (dst.dim() == 0) return false;
+    auto [dlo, dhi] = byte_range(dst);
+    bool alias = false;
+    for_each_leaf(e, [&](const auto& leaf) {
+        const auto& t = leaf.tensor;
+        if (alias || t.dim() == 0) return;
+        auto [lo, hi] = byte_range(t);
+        if (hi <= dlo || dhi <= lo) return; // disjoint memory
+        using L = typename std::remove_cvref_t<decltype(t)>::value_type;
+        bool same_view = std::is_same_v<L, T> && static_cast<const void*>(t.data()) ==
+                                                     static_cast<const void*>(dst.data()) &&
+                         t.sizes() == dst.sizes() && t.strides() == dst.strides();
+        alias = !same_view;
+    });
+    return alias;
+}
+
+template <class E>
+void check_devices(const E&) {
+    static_assert(!std::is_same_v<typename E::device_type, MixedDevices>,
+                  "t7: an expression mixes CPU and CUDA tensors; copy() between devices first");
+}
+
+} // namespace detail
+
+template <class T, class D>
+template <Expression E>
+Tensor<T, D>& Tensor<T, D>::assign(const E& expr) {
+    auto e = as_node(expr);
+    detail::check_devices(e);
+    Shape shape = expr_shape(e, "assign");
+    if (dim() == 0) {
+        resize(shape);
+    } else {
+        Shape joined = sizes_;
+        if (!detail::broadcast_into(joined, shape) || !(joined == sizes_))
+            detail::fail<ShapeError>("assign: cannot assign an expression of size ", shape,
+                                     " to a tensor of size ", sizes_);
+    }
+    if (detail::needs_temporary(*this, e)) {
+        Tensor<T, D> tmp(sizes_);
+        Evaluator<D>::run_assign(tmp, e);
+        Evaluator<D>::run_assign(*this, as_node(tmp));
+    } else {
+        Evaluator<D>::run_assign(*this, e);
+    }
+    return *this;
+}
+
+} // namespace t7

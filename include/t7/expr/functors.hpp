@@ -1,0 +1,276 @@
+// The one table of element-wise functors, usable on host and device. Each says
+// how its operands are typed (`rule`) and computes one element; evaluators map
+// functors to vector instructions where they can (eval/cpu/packet_ops.hpp).
+// Adding a function is one struct here plus one line in operators.hpp.
+#pragma once
+
+#include "../core/config.hpp"
+#include "../core/dtype.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+namespace t7 {
+
+// How an Apply node types its operands before calling the functor.
+namespace rule {
+struct promote {};  // all operands converted to their promoted common type
+struct floating {}; // promoted; integers compute in float (as PyTorch does)
+struct compare {};  // promoted, result uint8 (Torch7's ByteTensor masks)
+struct exact {};    // operands passed as they are (user functors, casts)
+struct where {};    // mask as is, the two branches promoted
+} // namespace rule
+
+namespace detail {
+// Flags integer division by zero seen inside a loop (reported after it ends;
+// exceptions cannot leave a parallel region).
+inline bool& int_div_by_zero_flag() {
+    static thread_local bool flag = false;
+    return flag;
+}
+} // namespace detail
+
+namespace op {
+
+#define T7_UNARY(NAME, EXPR)                                                                       \
+    struct NAME {                                                                                  \
+        using rule = rule::floating;                                                               \
+        static constexpr const char* name = #NAME;                                                 \
+        template <class T>                                                                         \
+        T7_HOST_DEVICE T operator()(T x) const {                                                   \
+            return EXPR;                                                                           \
+        }                                                                                          \
+    };
+T7_UNARY(exp, std::exp(x))
+T7_UNARY(log, std::log(x))
+T7_UNARY(log1p, std::log1p(x))
+T7_UNARY(sqrt, std::sqrt(x))
+T7_UNARY(rsqrt, T(1) / std::sqrt(x))
+T7_UNARY(sin, std::sin(x))
+T7_UNARY(cos, std::cos(x))
+T7_UNARY(tan, std::tan(x))
+T7_UNARY(asin, std::asin(x))
+T7_UNARY(acos, std::acos(x))
+T7_UNARY(atan, std::atan(x))
+T7_UNARY(sinh, std::sinh(x))
+T7_UNARY(cosh, std::cosh(x))
+T7_UNARY(tanh, std::tanh(x))
+T7_UNARY(sigmoid, T(1) / (T(1) + std::exp(-x)))
+T7_UNARY(floor, std::floor(x))
+T7_UNARY(ceil, std::ceil(x))
+T7_UNARY(round, std::round(x))
+T7_UNARY(trunc, std::trunc(x))
+T7_UNARY(frac, x - std::trunc(x))
+T7_UNARY(cinv, T(1) / x)
+#undef T7_UNARY
+
+// Unary functions that keep integer types.
+struct neg {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x) const {
+        if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(x));
+        else return -x;
+    }
+};
+struct abs {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x) const {
+        if constexpr (std::is_unsigned_v<T>) return x;
+        else return x < T(0) ? neg{}(x) : x;
+    }
+};
+struct sign {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x) const {
+        return T((T(0) < x) - (x < T(0)));
+    }
+};
+
+// Binary arithmetic. Integer results wrap (two's complement) instead of being UB.
+struct add {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
+        else return a + b;
+    }
+};
+struct sub {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(a) - std::make_unsigned_t<T>(b));
+        else return a - b;
+    }
+};
+struct mul {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        if constexpr (std::is_integral_v<T>) {
+            using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+            return T(U(a) * U(b));
+        } else {
+            return a * b;
+        }
+    }
+};
+struct div {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        if constexpr (std::is_integral_v<T>) {
+            if (b == 0) {
+#if !defined(__CUDA_ARCH__)
+                detail::int_div_by_zero_flag() = true;
+#endif
+                return T(0);
+            }
+            if constexpr (std::is_signed_v<T>)
+                if (b == T(-1)) return neg{}(a); // INT_MIN / -1 overflows
+            return T(a / b);
+        } else {
+            return a / b;
+        }
+    }
+};
+// C's fmod: the result has the sign of the dividend.
+struct fmod {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        if constexpr (std::is_integral_v<T>) {
+            if (b == 0) {
+#if !defined(__CUDA_ARCH__)
+                detail::int_div_by_zero_flag() = true;
+#endif
+                return T(0);
+            }
+            if constexpr (std::is_signed_v<T>)
+                if (b == T(-1)) return T(0);
+            return T(a % b);
+        } else {
+            return std::fmod(a, b);
+        }
+    }
+};
+// Torch7's remainder: the result has the sign of the divisor (a - floor(a/b)*b).
+struct remainder {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        if constexpr (std::is_integral_v<T>) {
+            T r = fmod{}(a, b);
+            return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;
+        } else {
+            T r = std::fmod(a, b);
+            return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r;
+        }
+    }
+};
+struct pow {
+    using rule = rule::floating;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        return std::pow(a, b);
+    }
+};
+struct atan2 {
+    using rule = rule::floating;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        return std::atan2(a, b);
+    }
+};
+struct cmax {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        return a < b ? b : a;
+    }
+};
+struct cmin {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        return b < a ? b : a;
+    }
+};
+
+#define T7_COMPARE(NAME, OP)                                                                       \
+    struct NAME {                                                                                  \
+        using rule = rule::compare;                                                                \
+        template <class T>                                                                         \
+        T7_HOST_DEVICE uint8_t operator()(T a, T b) const {                                        \
+            return uint8_t(a OP b);                                                                \
+        }                                                                                          \
+    };
+T7_COMPARE(lt, <)
+T7_COMPARE(le, <=)
+T7_COMPARE(gt, >)
+T7_COMPARE(ge, >=)
+T7_COMPARE(eq, ==)
+T7_COMPARE(ne, !=)
+#undef T7_COMPARE
+
+// Ternary functions.
+struct clamp {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x, T lo, T hi) const {
+        return x < lo ? lo : (hi < x ? hi : x);
+    }
+};
+struct lerp {
+    using rule = rule::floating;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b, T w) const {
+        return a + w * (b - a);
+    }
+};
+struct addcmul { // a + v * b * c (Torch7's addcmul)
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T v, T b, T c) const {
+        return add{}(a, mul{}(v, mul{}(b, c)));
+    }
+};
+struct addcdiv { // a + v * b / c (Torch7's addcdiv)
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T v, T b, T c) const {
+        return add{}(a, mul{}(v, div{}(b, c)));
+    }
+};
+struct where {
+    using rule = rule::where;
+    template <class M, class T>
+    T7_HOST_DEVICE T operator()(M m, T a, T b) const {
+        return m ? a : b;
+    }
+};
+template <class U>
+struct cast {
+    using rule = rule::exact;
+    template <class T>
+    T7_HOST_DEVICE U operator()(T x) const {
+        return convert<U>(x);
+    }
+};
+// A user functor as a fused node (t7::map).
+template <class F>
+struct user {
+    using rule = rule::exact;
+    F f;
+    template <class... T>
+    T7_HOST_DEVICE auto operator()(T... x) const {
+        return f(x...);
+    }
+};
+
+} // namespace op
+} // namespace t7

@@ -1,0 +1,147 @@
+// Expression nodes only *describe* a computation: children plus a functor.
+// They own what they read (a Leaf holds a Tensor handle, so an expression kept
+// with `auto` never dangles) and are small values. Evaluators (eval/) decide
+// how to run them. Three node kinds cover everything: Leaf, Scalar and Apply.
+#pragma once
+
+#include "../tensor/tensor.hpp"
+#include "functors.hpp"
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace t7 {
+
+// A tensor operand.
+template <class T, class D>
+struct Leaf : ExprTag {
+    using value_type = T;
+    using device_type = D;
+    static constexpr int leaves = 1;
+    Tensor<T, D> tensor;
+};
+
+// A constant operand; broadcasts to any shape.
+template <class T>
+struct Scalar : ExprTag {
+    using value_type = T;
+    using device_type = void;
+    static constexpr int leaves = 0;
+    T value;
+};
+
+// Marks an expression combining tensors of different devices (rejected at run time).
+struct MixedDevices {};
+
+namespace detail {
+
+template <class A, class B>
+struct join_device {
+    using type = std::conditional_t<std::is_void_v<A>, B,
+                                    std::conditional_t<std::is_void_v<B> || std::is_same_v<A, B>,
+                                                       A, MixedDevices>>;
+};
+template <class... D>
+struct common_device {
+    using type = void;
+};
+template <class D0, class... D>
+struct common_device<D0, D...> {
+    using type = typename join_device<D0, typename common_device<D...>::type>::type;
+};
+
+template <class... V>
+struct promote_all;
+template <class V>
+struct promote_all<V> {
+    using type = compute_t<V>;
+};
+template <class V0, class... V>
+struct promote_all<V0, V...> {
+    using type = promote_t<V0, typename promote_all<V...>::type>;
+};
+
+template <class T>
+using floating_of = std::conditional_t<std::is_floating_point_v<T>, T, float>;
+
+// The type each operand is converted to before the functor sees it.
+template <class Rule, class... V>
+struct operand_types;
+template <class... V>
+struct operand_types<rule::promote, V...> {
+    using P = typename promote_all<V...>::type;
+    using type = std::tuple<std::conditional_t<true, P, V>...>;
+};
+template <class... V>
+struct operand_types<rule::compare, V...> : operand_types<rule::promote, V...> {};
+template <class... V>
+struct operand_types<rule::floating, V...> {
+    using P = floating_of<typename promote_all<V...>::type>;
+    using type = std::tuple<std::conditional_t<true, P, V>...>;
+};
+template <class... V>
+struct operand_types<rule::exact, V...> {
+    using type = std::tuple<V...>;
+};
+template <class M, class A, class B>
+struct operand_types<rule::where, M, A, B> {
+    using P = typename promote_all<A, B>::type;
+    using type = std::tuple<M, P, P>;
+};
+
+template <class Op, class Tuple>
+struct apply_result;
+template <class Op, class... A>
+struct apply_result<Op, std::tuple<A...>> {
+    using type = decltype(std::declval<const Op&>()(std::declval<A>()...));
+};
+
+} // namespace detail
+
+// Op applied element-wise to the children (1 to 4 for built-ins, any for map).
+template <class Op, class... C>
+struct Apply : ExprTag {
+    using operands = typename detail::operand_types<typename Op::rule, typename C::value_type...>::type;
+    using value_type = typename detail::apply_result<Op, operands>::type;
+    using device_type = typename detail::common_device<typename C::device_type...>::type;
+    static constexpr int leaves = (0 + ... + C::leaves);
+    Op op;
+    std::tuple<C...> children;
+};
+
+// ---- turning operands into nodes --------------------------------------------
+
+// A Tensor becomes a Leaf (sharing its storage); nodes stay as they are.
+template <class E>
+auto as_node(const E& e) {
+    if constexpr (is_tensor_v<E>) return Leaf<typename E::value_type, typename E::device_type>{{}, e};
+    else return e;
+}
+template <Expression E>
+using node_t = decltype(as_node(std::declval<const E&>()));
+
+template <class Op, class... E>
+auto make_apply(Op op, const E&... e) {
+    return Apply<Op, node_t<E>...>{{}, op, {as_node(e)...}};
+}
+
+// An operand of a binary operator: an expression, or an arithmetic scalar that
+// takes the element type of the expression on the other side (a * 2.0 stays float).
+template <class X, class Other>
+auto as_operand(const X& x) {
+    if constexpr (Expression<X>) return as_node(x);
+    else return Scalar<compute_t<typename node_t<Other>::value_type>>{{}, static_cast<compute_t<typename node_t<Other>::value_type>>(x)};
+}
+
+template <class A, class B>
+concept Operands = (Expression<A> && (Expression<B> || Arithmetic<B>)) ||
+                   (Arithmetic<A> && Expression<B>);
+
+template <class Op, class A, class B>
+auto make_binary(Op op, const A& a, const B& b) {
+    if constexpr (Expression<A>) return make_apply(op, as_node(a), as_operand<B, A>(b));
+    else return make_apply(op, as_operand<A, B>(a), as_node(b));
+}
+
+} // namespace t7

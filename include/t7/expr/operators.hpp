@@ -1,0 +1,124 @@
+// The user-facing vocabulary: operators and functions that build expression
+// trees. Nothing here computes; assignment, conversion or a reduction does.
+#pragma once
+
+#include "nodes.hpp"
+
+namespace t7 {
+
+#define T7_BINARY_OPERATOR(SYM, OP)                                                                \
+    template <class A, class B>                                                                    \
+        requires Operands<A, B>                                                                    \
+    auto operator SYM(const A& a, const B& b) {                                                    \
+        return make_binary(OP{}, a, b);                                                            \
+    }
+T7_BINARY_OPERATOR(+, op::add)
+T7_BINARY_OPERATOR(-, op::sub)
+T7_BINARY_OPERATOR(*, op::mul)
+T7_BINARY_OPERATOR(/, op::div)
+T7_BINARY_OPERATOR(<, op::lt)
+T7_BINARY_OPERATOR(<=, op::le)
+T7_BINARY_OPERATOR(>, op::gt)
+T7_BINARY_OPERATOR(>=, op::ge)
+T7_BINARY_OPERATOR(==, op::eq)
+T7_BINARY_OPERATOR(!=, op::ne)
+#undef T7_BINARY_OPERATOR
+
+template <Expression A>
+auto operator-(const A& a) {
+    return make_apply(op::neg{}, a);
+}
+
+#define T7_BINARY_FUNCTION(NAME, OP)                                                               \
+    template <class A, class B>                                                                    \
+        requires Operands<A, B>                                                                    \
+    auto NAME(const A& a, const B& b) {                                                            \
+        return make_binary(OP{}, a, b);                                                            \
+    }
+T7_BINARY_FUNCTION(lt, op::lt)
+T7_BINARY_FUNCTION(le, op::le)
+T7_BINARY_FUNCTION(gt, op::gt)
+T7_BINARY_FUNCTION(ge, op::ge)
+T7_BINARY_FUNCTION(eq, op::eq)
+T7_BINARY_FUNCTION(ne, op::ne)
+T7_BINARY_FUNCTION(pow, op::pow)
+T7_BINARY_FUNCTION(atan2, op::atan2)
+T7_BINARY_FUNCTION(fmod, op::fmod)
+T7_BINARY_FUNCTION(remainder, op::remainder)
+T7_BINARY_FUNCTION(cmax, op::cmax)
+T7_BINARY_FUNCTION(cmin, op::cmin)
+#undef T7_BINARY_FUNCTION
+
+#define T7_UNARY_FUNCTION(NAME)                                                                    \
+    template <Expression A>                                                                        \
+    auto NAME(const A& a) {                                                                        \
+        return make_apply(op::NAME{}, a);                                                          \
+    }
+T7_UNARY_FUNCTION(abs)
+T7_UNARY_FUNCTION(sign)
+T7_UNARY_FUNCTION(neg)
+T7_UNARY_FUNCTION(exp)
+T7_UNARY_FUNCTION(log)
+T7_UNARY_FUNCTION(log1p)
+T7_UNARY_FUNCTION(sqrt)
+T7_UNARY_FUNCTION(rsqrt)
+T7_UNARY_FUNCTION(sin)
+T7_UNARY_FUNCTION(cos)
+T7_UNARY_FUNCTION(tan)
+T7_UNARY_FUNCTION(asin)
+T7_UNARY_FUNCTION(acos)
+T7_UNARY_FUNCTION(atan)
+T7_UNARY_FUNCTION(sinh)
+T7_UNARY_FUNCTION(cosh)
+T7_UNARY_FUNCTION(tanh)
+T7_UNARY_FUNCTION(sigmoid)
+T7_UNARY_FUNCTION(floor)
+T7_UNARY_FUNCTION(ceil)
+T7_UNARY_FUNCTION(round)
+T7_UNARY_FUNCTION(trunc)
+T7_UNARY_FUNCTION(frac)
+T7_UNARY_FUNCTION(cinv)
+#undef T7_UNARY_FUNCTION
+
+namespace detail {
+// A ternary operand: an expression, or a scalar typed like the first operand.
+template <class X, class E>
+auto as_third(const X& x) {
+    if constexpr (Expression<X>) return as_node(x);
+    else return as_operand<X, E>(x);
+}
+} // namespace detail
+
+template <Expression E, class L, class H>
+auto clamp(const E& e, const L& lo, const H& hi) {
+    return make_apply(op::clamp{}, e, detail::as_third<L, E>(lo), detail::as_third<H, E>(hi));
+}
+
+template <Expression A, class B, class W>
+auto lerp(const A& a, const B& b, const W& w) {
+    return make_apply(op::lerp{}, a, detail::as_third<B, A>(b), detail::as_third<W, A>(w));
+}
+
+// where(mask, a, b): a where mask is non-zero, else b. a or b may be scalars.
+template <Expression M, class A, class B>
+    requires(Expression<A> || Expression<B>)
+auto where(const M& mask, const A& a, const B& b) {
+    if constexpr (Expression<A>)
+        return make_apply(op::where{}, mask, as_node(a), detail::as_third<B, A>(b));
+    else
+        return make_apply(op::where{}, mask, detail::as_third<A, B>(a), as_node(b));
+}
+
+template <class U, Expression E>
+auto cast(const E& e) {
+    return make_apply(op::cast<U>{}, e);
+}
+
+// A user functor as one fused node: t7::map([](float a, float b) { ... }, x, y).
+template <class F, Expression... E>
+    requires(sizeof...(E) > 0)
+auto map(F f, const E&... e) {
+    return make_apply(op::user<F>{f}, e...);
+}
+
+} // namespace t7

@@ -1,0 +1,65 @@
+// Generic walks over expression trees, shared by every evaluator: the broadcast
+// shape of a tree, and visiting its leaves in depth-first order (the order in
+// which evaluators number their operands).
+#pragma once
+
+#include "nodes.hpp"
+
+#include <tuple>
+
+namespace t7 {
+
+namespace detail {
+
+// NumPy broadcasting: align trailing dimensions; size 1 stretches.
+inline bool broadcast_into(Shape& acc, const Shape& s) {
+    if (s.size() > acc.size()) {
+        Shape wider(s.size() - acc.size(), 1);
+        for (int64_t v : acc) wider.push_back(v);
+        acc = std::move(wider);
+    }
+    size_t off = acc.size() - s.size();
+    for (size_t i = 0; i < s.size(); ++i) {
+        int64_t& a = acc[off + i];
+        if (a == s[i] || s[i] == 1) continue;
+        if (a != 1) return false;
+        a = s[i];
+    }
+    return true;
+}
+
+// Strides of an operand of shape `sizes`/`strides` read at the broadcast `out` shape.
+inline Shape broadcast_strides(const Shape& sizes, const Shape& strides, const Shape& out) {
+    Shape st(out.size(), 0);
+    size_t off = out.size() - sizes.size();
+    for (size_t i = 0; i < sizes.size(); ++i) st[off + i] = sizes[i] == 1 ? 0 : strides[i];
+    return st;
+}
+
+} // namespace detail
+
+template <class F, class T, class D>
+void for_each_leaf(const Leaf<T, D>& l, F&& f) {
+    f(l);
+}
+template <class F, class T>
+void for_each_leaf(const Scalar<T>&, F&&) {}
+template <class F, class Op, class... C>
+void for_each_leaf(const Apply<Op, C...>& a, F&& f) {
+    std::apply([&](const auto&... c) { (for_each_leaf(c, f), ...); }, a.children);
+}
+
+// The broadcast shape of the whole tree (empty for a tree of scalars only).
+// Throws ShapeError naming `op` and the shapes that do not broadcast.
+template <class E>
+Shape expr_shape(const E& e, const char* op) {
+    Shape acc;
+    for_each_leaf(e, [&](const auto& leaf) {
+        if (!detail::broadcast_into(acc, leaf.tensor.sizes()))
+            detail::fail<ShapeError>(op, ": shapes ", acc, " and ", leaf.tensor.sizes(),
+                                     " cannot be broadcast together");
+    });
+    return acc;
+}
+
+} // namespace t7

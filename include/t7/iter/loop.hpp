@@ -1,0 +1,141 @@
+// The strided iteration core shared by copy, fill, expression assignment and
+// reductions. A Loop over N operands (operand 0 is the output by convention):
+//   1. drops size-1 dimensions,
+//   2. orders dimensions by stride so the fastest-varying one (the output's
+//      unit stride, else the first operand that decides) is innermost,
+//   3. coalesces neighbours that are contiguous in every operand,
+// and then walks any sub-range of the elements as inner runs, advancing
+// per-operand offsets with an odometer: one division per range, none per element.
+#pragma once
+
+#include "../core/shape.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace t7::iter {
+
+template <size_t N>
+struct Loop {
+    Shape sizes;                  // outermost first, innermost last; never empty
+    std::array<Shape, N> strides; // element strides per operand, aligned with sizes
+    int64_t numel = 0;
+
+    int64_t inner_size() const { return sizes.back(); }
+    int64_t inner_stride(size_t k) const { return strides[k].back(); }
+    size_t rank() const { return sizes.size(); }
+};
+
+namespace detail {
+// Is dimension a (currently placed outer) correctly outside dimension b? The
+// first operand with non-zero strides in both decides; ties keep the order.
+template <size_t N>
+int compare_dims(const std::array<Shape, N>& st, size_t a, size_t b) {
+    for (size_t k = 0; k < N; ++k) {
+        int64_t sa = st[k][a], sb = st[k][b];
+        if (sa == 0 || sb == 0) continue;
+        if (sa < sb) return -1; // a is faster: belongs inside b
+        if (sa > sb) return 1;
+    }
+    return 0;
+}
+} // namespace detail
+
+// `sizes` is the iteration shape; strides[k] are operand k's strides for it
+// (0 where the operand is broadcast). Every stride Shape has sizes.size() entries.
+// With `reorder` false the dimension order is kept (row-major visiting order,
+// as Torch7's apply requires); coalescing never changes the visiting order.
+template <size_t N>
+Loop<N> make_loop(const Shape& sizes, const std::array<const Shape*, N>& strides,
+                  bool reorder = true) {
+    Loop<N> L;
+    L.numel = sizes.numel();
+    // 1. keep the dimensions that iterate
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] == 1) continue;
+        L.sizes.push_back(sizes[d]);
+        for (size_t k = 0; k < N; ++k) L.strides[k].push_back((*strides[k])[d]);
+    }
+    if (L.sizes.empty()) {
+        L.sizes.push_back(1);
+        for (size_t k = 0; k < N; ++k) L.strides[k].push_back(0);
+        return L;
+    }
+    // 2. insertion sort, outermost first (ranks are small; this is stable)
+    size_t r = L.sizes.size();
+    for (size_t i = 1; i < r && reorder; ++i) {
+        for (size_t j = i; j > 0 && detail::compare_dims(L.strides, j - 1, j) < 0; --j) {
+            std::swap(L.sizes[j - 1], L.sizes[j]);
+            for (size_t k = 0; k < N; ++k) std::swap(L.strides[k][j - 1], L.strides[k][j]);
+        }
+    }
+    // 3. coalesce (outer d into inner d+1) when contiguous in every operand
+    Shape sz;
+    std::array<Shape, N> st;
+    sz.push_back(L.sizes[r - 1]);
+    for (size_t k = 0; k < N; ++k) st[k].push_back(L.strides[k][r - 1]);
+    for (size_t d = r - 1; d-- > 0;) {
+        bool merge = true;
+        for (size_t k = 0; k < N && merge; ++k)
+            merge = L.strides[k][d] == st[k].back() * sz.back();
+        if (merge) {
+            sz.back() *= L.sizes[d];
+        } else {
+            sz.push_back(L.sizes[d]);
+            for (size_t k = 0; k < N; ++k) st[k].push_back(L.strides[k][d]);
+        }
+    }
+    // sz/st were built innermost first: reverse into outermost-first order
+    size_t m = sz.size();
+    L.sizes.resize(m);
+    for (size_t k = 0; k < N; ++k) L.strides[k].resize(m);
+    for (size_t d = 0; d < m; ++d) {
+        L.sizes[d] = sz[m - 1 - d];
+        for (size_t k = 0; k < N; ++k) L.strides[k][d] = st[k][m - 1 - d];
+    }
+    return L;
+}
+
+// Calls run(offsets, n) for each inner run covering elements [begin, end) in
+// loop order; offsets[k] is operand k's element offset of the run's first element.
+template <size_t N, class Run>
+void for_each_run(const Loop<N>& L, int64_t begin, int64_t end, Run&& run) {
+    if (begin >= end) return;
+    const size_t r = L.rank();
+    const int64_t inner = L.inner_size();
+    std::array<int64_t, N> in_st;
+    for (size_t k = 0; k < N; ++k) in_st[k] = L.inner_stride(k);
+
+    // Position of `begin`: the only divisions of the whole walk.
+    int64_t row = begin / inner, col = begin % inner;
+    Shape idx(r - 1, 0);
+    std::array<int64_t, N> base{};
+    for (size_t d = r - 1; d-- > 0;) {
+        idx[d] = row % L.sizes[d];
+        row /= L.sizes[d];
+        for (size_t k = 0; k < N; ++k) base[k] += idx[d] * L.strides[k][d];
+    }
+    int64_t pos = begin;
+    while (true) {
+        int64_t n = std::min(inner - col, end - pos);
+        std::array<int64_t, N> off;
+        for (size_t k = 0; k < N; ++k) off[k] = base[k] + col * in_st[k];
+        run(off, n);
+        pos += n;
+        if (pos >= end) return;
+        col = 0;
+        // odometer over the outer dimensions
+        for (size_t d = r - 1; d-- > 0;) {
+            if (++idx[d] < L.sizes[d]) {
+                for (size_t k = 0; k < N; ++k) base[k] += L.strides[k][d];
+                break;
+            }
+            for (size_t k = 0; k < N; ++k) base[k] -= (L.sizes[d] - 1) * L.strides[k][d];
+            idx[d] = 0;
+        }
+    }
+}
+
+} // namespace t7::iter

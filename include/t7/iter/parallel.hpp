@@ -1,0 +1,60 @@
+// Splitting a loop over threads. OpenMP when the build has it; otherwise serial.
+// Work below the grain runs inline on the calling thread, so small tensors pay
+// no threading cost.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace t7 {
+
+namespace detail {
+inline std::atomic<int>& num_threads_setting() {
+    static std::atomic<int> n{0}; // 0: not set yet, use the hardware default
+    return n;
+}
+} // namespace detail
+
+inline int getNumThreads() {
+    int n = detail::num_threads_setting().load(std::memory_order_relaxed);
+#if defined(_OPENMP)
+    return n > 0 ? n : omp_get_max_threads();
+#else
+    (void)n;
+    return 1;
+#endif
+}
+
+inline void setNumThreads(int n) { detail::num_threads_setting().store(std::max(1, n)); }
+
+namespace iter {
+
+// Elements below which a loop stays on one thread: a thread fork costs about
+// as much as streaming this many floats through simple arithmetic.
+inline constexpr int64_t parallel_grain = 32768;
+
+// Calls f(begin, end, chunk) on disjoint chunks covering [0, n); chunks are
+// contiguous, in order, and at most getNumThreads() of them.
+template <class F>
+void parallel_for(int64_t n, int64_t grain, F&& f) {
+    int threads = getNumThreads();
+    int64_t chunks = std::min<int64_t>(threads, std::max<int64_t>(1, n / std::max<int64_t>(grain, 1)));
+    if (chunks <= 1) {
+        f(int64_t(0), n, int64_t(0));
+        return;
+    }
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(int(chunks)) schedule(static, 1)
+    for (int64_t c = 0; c < chunks; ++c) f(n * c / chunks, n * (c + 1) / chunks, c);
+#else
+    for (int64_t c = 0; c < chunks; ++c) f(n * c / chunks, n * (c + 1) / chunks, c);
+#endif
+}
+
+} // namespace iter
+} // namespace t7

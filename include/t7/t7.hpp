@@ -1,0 +1,27 @@
+// tensor7: Torch7's Tensor for C++20 with fused, lazily evaluated expressions.
+// Layers, bottom up: core (types, shape, storage, errors) -> tensor (handles and
+// views) -> iter (strided iteration) -> expr (expression nodes) -> eval
+// (per-device evaluators) -> io (printing and files).
+#pragma once
+
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "core/shape.hpp"
+#include "core/storage.hpp"
+
+#include "tensor/indexing.hpp"
+#include "tensor/tensor.hpp"
+#include "tensor/views.hpp"
+
+#include "iter/loop.hpp"
+#include "iter/parallel.hpp"
+
+#include "expr/nodes.hpp"
+#include "expr/operators.hpp"
+#include "expr/traverse.hpp"
+
+#include "eval/assign.hpp"
+#include "eval/cpu/evaluator.hpp"
+
+#include "tensor/apply.hpp"
+#include "tensor/copy.hpp"

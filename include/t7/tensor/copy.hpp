@@ -1,0 +1,70 @@
+// copy / fill / clone / contiguous / conversions: all are assignments of a
+// (cast) tree, so they run through the same evaluator as any expression.
+#pragma once
+
+#include "../eval/assign.hpp"
+#include "tensor.hpp"
+
+namespace t7 {
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::fill(T v) {
+    if (dim() == 0) return *this;
+    Evaluator<D>::run_assign(*this, Scalar<compute_t<T>>{{}, compute_t<T>(v)});
+    return *this;
+}
+
+// Torch7's copy: equal element counts, shapes may differ; elements pair up in
+// each tensor's own row-major (layout) order, converting the element type.
+template <class T, class D>
+template <class U, class D2>
+Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
+    static_assert(std::is_same_v<D, D2>, "copy between devices is provided by the GPU backend");
+    if (src.nElement() != nElement())
+        detail::fail<ShapeError>("copy: source has ", src.nElement(), " elements (size ",
+                                 src.sizes(), ") but destination has ", nElement(), " (size ",
+                                 sizes_, ")");
+    if (nElement() == 0) return *this;
+    Tensor<U, D2> s = src;
+    if (!(src.sizes() == sizes_)) {
+        // Reinterpret the source in the destination's shape; a non-contiguous
+        // source of another shape is first made contiguous.
+        s = src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_);
+    }
+    return assign(cast<T>(s));
+}
+
+template <class T, class D>
+Tensor<T, D> Tensor<T, D>::clone() const {
+    Tensor r(sizes_);
+    if (dim() > 0) Evaluator<D>::run_assign(r, as_node(*this));
+    return r;
+}
+
+template <class T, class D>
+Tensor<T, D> Tensor<T, D>::contiguous() const {
+    return isContiguous() ? *this : clone();
+}
+
+template <class T, class D>
+template <class U>
+Tensor<U, D> Tensor<T, D>::to() const {
+    if constexpr (std::is_same_v<U, T>) {
+        return *this; // Torch7's type() of the same type returns the same tensor
+    } else {
+        Tensor<U, D> r(sizes_);
+        if (dim() > 0) Evaluator<D>::run_assign(r, cast<U>(*this));
+        return r;
+    }
+}
+
+// A new contiguous tensor holding the value of an expression.
+template <Expression E>
+auto eval(const E& e) {
+    using N = node_t<E>;
+    Tensor<typename N::value_type, typename N::device_type> r;
+    r = e;
+    return r;
+}
+
+} // namespace t7

@@ -1,0 +1,100 @@
+// x(i, t7::all, t7::slice(a, b, step), ...): integers pick an element (and drop
+// the dimension), t7::all keeps a dimension, slice narrows it with Python's
+// half-open bounds (negatives count from the end). All-integer calls return a
+// reference to the element; anything else returns a view.
+#pragma once
+
+#include "tensor.hpp"
+
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace t7 {
+
+// Index marker for "the whole dimension". Called on an expression it is the
+// reduction "are all elements non-zero" (defined with the reductions).
+struct all_t {
+    template <Expression E>
+    bool operator()(const E& e) const;
+};
+inline constexpr all_t all{};
+
+struct slice {
+    static constexpr int64_t end = std::numeric_limits<int64_t>::max();
+    int64_t start = 0, stop = end, step = 1;
+    slice(int64_t start_ = 0, int64_t stop_ = end, int64_t step_ = 1)
+        : start(start_), stop(stop_), step(step_) {}
+};
+
+namespace detail {
+
+template <class I>
+concept IndexArg = std::integral<I> || std::same_as<I, all_t> || std::same_as<I, slice>;
+
+inline int64_t wrap_index(int64_t i, int64_t n, int64_t d, const char* op) {
+    int64_t w = i < 0 ? i + n : i;
+    if (w < 0 || w >= n)
+        fail<IndexError>(op, ": index ", i, " out of range for dimension ", d, " of size ", n);
+    return w;
+}
+
+} // namespace detail
+
+template <class T, class D>
+template <class... I>
+decltype(auto) Tensor<T, D>::operator()(I... idx) const {
+    static_assert((detail::IndexArg<I> && ...),
+                  "Tensor::operator(): indices must be integers, t7::all or t7::slice");
+    if (int64_t(sizeof...(I)) > dim())
+        detail::fail<IndexError>("index: ", sizeof...(I), " indices for a ", dim(),
+                                 "-D tensor of size ", sizes_);
+    if constexpr ((std::integral<I> && ...)) {
+        if (int64_t(sizeof...(I)) != dim())
+            detail::fail<IndexError>("index: ", sizeof...(I), " indices for a ", dim(),
+                                     "-D tensor of size ", sizes_,
+                                     " (element access needs one index per dimension)");
+        int64_t off = offset_, d = 0;
+        ((off += detail::wrap_index(int64_t(idx), sizes_[d], d, "index") * strides_[d], ++d), ...);
+        return static_cast<T&>(storage_.data()[off]);
+    } else {
+        Shape sz, st;
+        int64_t off = offset_, d = 0;
+        auto one = [&](auto i) {
+            using A = decltype(i);
+            int64_t n = sizes_[d];
+            if constexpr (std::integral<A>) {
+                off += detail::wrap_index(int64_t(i), n, d, "index") * strides_[d];
+            } else if constexpr (std::same_as<A, all_t>) {
+                sz.push_back(n);
+                st.push_back(strides_[d]);
+            } else {
+                if (i.step < 1) detail::fail<IndexError>("slice: step ", i.step, " must be positive");
+                int64_t s = i.start < 0 ? i.start + n : i.start;
+                int64_t e = i.stop == slice::end ? n : (i.stop < 0 ? i.stop + n : i.stop);
+                if (s < 0 || s >= n || e > n || e <= s)
+                    detail::fail<IndexError>("slice: [", i.start, ", ",
+                                             i.stop == slice::end ? n : i.stop,
+                                             ") is out of range or empty for dimension ", d,
+                                             " of size ", n);
+                off += s * strides_[d];
+                sz.push_back((e - s + i.step - 1) / i.step);
+                st.push_back(strides_[d] * i.step);
+            }
+            ++d;
+        };
+        (one(idx), ...);
+        for (; d < dim(); ++d) {
+            sz.push_back(sizes_[d]);
+            st.push_back(strides_[d]);
+        }
+        if (sz.empty()) { // every dimension indexed by an integer: a 1-element view
+            sz.push_back(1);
+            st.push_back(1);
+        }
+        return with(off, std::move(sz), std::move(st));
+    }
+}
+
+} // namespace t7

@@ -1,0 +1,307 @@
+// Tensor<T, D>: a strided view (storage + offset + sizes + strides) of a Storage.
+// Handles have reference semantics (copy-constructing shares the storage, like
+// torch.Tensor(a)); assignment has value semantics (evaluates into this memory).
+// View operations are defined in views.hpp, copies in copy.hpp, expression
+// assignment in the evaluators.
+#pragma once
+
+#include "../core/error.hpp"
+#include "../core/shape.hpp"
+#include "../core/storage.hpp"
+#include "fwd.hpp"
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace t7 {
+
+struct all_t;
+struct slice;
+
+template <class T, class D>
+class Tensor : public ExprTag {
+public:
+    using value_type = T;
+    using device_type = D;
+
+    // ---- construction -------------------------------------------------------
+    Tensor() = default;
+    template <std::integral... I>
+        requires(sizeof...(I) > 0)
+    explicit Tensor(I... sizes) : Tensor(Shape{int64_t(sizes)...}) {}
+    explicit Tensor(const Shape& sizes) { allocate(sizes, Shape(sizes.size(), -1)); }
+    // Strides may be 0; a negative stride means "contiguous for this dimension".
+    Tensor(const Shape& sizes, const Shape& strides) { allocate(sizes, strides); }
+    Tensor(Storage<T, D> s, int64_t offset, const Shape& sizes = {}, const Shape& strides = {}) {
+        set(std::move(s), offset, sizes, strides);
+    }
+    Tensor(const Tensor&) = default; // shares the storage
+    Tensor(Tensor&&) noexcept = default;
+    ~Tensor() = default;
+
+    // ---- value assignment (evaluates into this tensor's memory) ----------------
+    Tensor& operator=(const Tensor& src) { return assign(src); }
+    Tensor& operator=(Tensor&& src) { return assign(src); }
+    template <Expression E>
+    Tensor& operator=(const E& e) {
+        return assign(e);
+    }
+    template <Arithmetic S>
+    Tensor& operator=(S v) {
+        return fill(convert<T>(v));
+    }
+    template <Expression E>
+    Tensor& assign(const E& e); // eval/assign.hpp
+
+    // ---- queries ---------------------------------------------------------------
+    int64_t dim() const { return int64_t(sizes_.size()); }
+    int64_t nDimension() const { return dim(); }
+    int64_t size(int64_t d) const { return sizes_[wrap_dim(d, "size")]; }
+    int64_t stride(int64_t d) const { return strides_[wrap_dim(d, "stride")]; }
+    const Shape& sizes() const { return sizes_; }
+    const Shape& strides() const { return strides_; }
+    int64_t nElement() const { return sizes_.empty() ? 0 : sizes_.numel(); }
+    int64_t numel() const { return nElement(); }
+    const Storage<T, D>& storage() const { return storage_; }
+    int64_t storageOffset() const { return offset_; }
+    T* data() const { return storage_.data() ? storage_.data() + offset_ : nullptr; }
+    int getDevice() const { return storage_.device(); }
+    bool isContiguous() const {
+        int64_t expected = 1;
+        for (int64_t d = dim() - 1; d >= 0; --d) {
+            if (sizes_[d] == 1) continue;
+            if (strides_[d] != expected) return false;
+            expected *= sizes_[d];
+        }
+        return true;
+    }
+    bool isSize(const Shape& s) const { return sizes_ == s; }
+    template <class U>
+    bool isSameSizeAs(const Tensor<U, D>& o) const {
+        return sizes_ == o.sizes();
+    }
+    bool isSetTo(const Tensor& o) const {
+        return storage_.valid() && storage_ == o.storage_ && offset_ == o.offset_ &&
+               sizes_ == o.sizes_ && strides_ == o.strides_;
+    }
+    static std::string typeName() { return torch_type_name<T, D>("Tensor"); }
+    std::string type() const { return typeName(); }
+
+    // ---- element access (bounds-checked; negative indices count from the end) ---
+    template <class... I>
+    decltype(auto) operator()(I... idx) const; // indexing.hpp
+
+    // ---- rebinding and resizing --------------------------------------------------
+    Tensor& set(const Tensor& o) {
+        storage_ = o.storage_;
+        offset_ = o.offset_;
+        sizes_ = o.sizes_;
+        strides_ = o.strides_;
+        return *this;
+    }
+    Tensor& set(Storage<T, D> s, int64_t offset, const Shape& sizes = {}, const Shape& strides = {});
+    template <std::integral... I>
+    Tensor& resize(I... sizes) {
+        return resize(Shape{int64_t(sizes)...});
+    }
+    Tensor& resize(const Shape& sizes);
+    template <class U>
+    Tensor& resizeAs(const Tensor<U, D>& o) {
+        return resize(o.sizes());
+    }
+
+    // ---- views (views.hpp): never copy, only build a new stride descriptor --------
+    Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+    Tensor select(int64_t dim, int64_t index) const;
+    Tensor operator[](int64_t index) const;
+    template <std::integral... I>
+    Tensor sub(I... bounds) const {
+        return sub_impl({int64_t(bounds)...});
+    }
+    Tensor transpose(int64_t d0, int64_t d1) const;
+    Tensor t() const;
+    template <std::integral... I>
+    Tensor permute(I... dims) const {
+        return permute(Shape{int64_t(dims)...});
+    }
+    Tensor permute(const Shape& dims) const;
+    Tensor unfold(int64_t dim, int64_t size, int64_t step) const;
+    template <std::integral... I>
+    Tensor view(I... sizes) const {
+        return view(Shape{int64_t(sizes)...});
+    }
+    Tensor view(const Shape& sizes) const;
+    template <class U>
+    Tensor viewAs(const Tensor<U, D>& o) const {
+        return view(o.sizes());
+    }
+    template <std::integral... I>
+    Tensor expand(I... sizes) const {
+        return expand(Shape{int64_t(sizes)...});
+    }
+    Tensor expand(const Shape& sizes) const;
+    template <class U>
+    Tensor expandAs(const Tensor<U, D>& o) const {
+        return expand(o.sizes());
+    }
+    Tensor squeeze() const;
+    Tensor squeeze(int64_t dim) const;
+    Tensor unsqueeze(int64_t dim) const;
+    std::vector<Tensor> split(int64_t size, int64_t dim = 0) const;
+    std::vector<Tensor> chunk(int64_t n, int64_t dim = 0) const;
+
+    // ---- copies and conversions (copy.hpp) ---------------------------------------
+    template <class U, class D2>
+    Tensor& copy(const Tensor<U, D2>& src);
+    Tensor& fill(T v);
+    Tensor& zero() { return fill(T(0)); }
+    Tensor clone() const;
+    Tensor contiguous() const;
+    template <class U>
+    Tensor<U, D> to() const;
+    Tensor<uint8_t, D> toByte() const { return to<uint8_t>(); }
+    Tensor<int8_t, D> toChar() const { return to<int8_t>(); }
+    Tensor<int16_t, D> toShort() const { return to<int16_t>(); }
+    Tensor<int32_t, D> toInt() const { return to<int32_t>(); }
+    Tensor<int64_t, D> toLong() const { return to<int64_t>(); }
+    Tensor<float, D> toFloat() const { return to<float>(); }
+    Tensor<double, D> toDouble() const { return to<double>(); }
+    template <class U>
+    Tensor<U, D> typeAs(const Tensor<U, D>&) const {
+        return to<U>();
+    }
+
+    // ---- apply / map / map2 (apply.hpp) -------------------------------------------
+    template <class F>
+    Tensor& apply(F&& f);
+    template <class U, class F>
+    Tensor& map(const Tensor<U, D>& t, F&& f);
+    template <class U, class V, class F>
+    Tensor& map2(const Tensor<U, D>& t1, const Tensor<V, D>& t2, F&& f);
+
+    // Wraps a negative dimension and checks the range; `op` names the caller.
+    int64_t wrap_dim(int64_t d, const char* op, int64_t extra = 0) const {
+        int64_t n = dim() + extra;
+        int64_t w = d < 0 ? d + n : d;
+        if (w < 0 || w >= n)
+            detail::fail<IndexError>(op, ": dimension ", d, " out of range for ", dim(),
+                                     "-D tensor");
+        return w;
+    }
+
+private:
+    template <class, class>
+    friend class Tensor;
+
+    void allocate(const Shape& sizes, const Shape& strides);
+    Tensor sub_impl(const Shape& bounds) const;
+    Tensor with(int64_t offset, Shape sizes, Shape strides) const {
+        Tensor r;
+        r.storage_ = storage_;
+        r.offset_ = offset;
+        r.sizes_ = std::move(sizes);
+        r.strides_ = std::move(strides);
+        return r;
+    }
+
+    Storage<T, D> storage_;
+    int64_t offset_ = 0;
+    Shape sizes_;
+    Shape strides_;
+};
+
+using ByteTensor = Tensor<uint8_t>;
+using CharTensor = Tensor<int8_t>;
+using ShortTensor = Tensor<int16_t>;
+using IntTensor = Tensor<int32_t>;
+using LongTensor = Tensor<int64_t>;
+using FloatTensor = Tensor<float>;
+using DoubleTensor = Tensor<double>;
+
+namespace detail {
+
+// Torch7 ends a size list at its first 0 (torch.Tensor(3,0) is 1-D of size 3,
+// torch.Tensor(0) is empty); negative sizes are errors.
+inline size_t leading_dims(const Shape& sizes, const char* op) {
+    size_t n = 0;
+    for (; n < sizes.size(); ++n) {
+        if (sizes[n] < 0) fail<ShapeError>(op, ": negative size ", sizes[n], " in ", sizes);
+        if (sizes[n] == 0) break;
+    }
+    return n;
+}
+
+// Elements a storage must hold past `offset` for this layout (strides >= 0).
+inline int64_t required_extent(const Shape& sizes, const Shape& strides) {
+    if (sizes.empty()) return 0;
+    int64_t last = 0;
+    for (size_t d = 0; d < sizes.size(); ++d) last += (sizes[d] - 1) * strides[d];
+    return last + 1;
+}
+
+} // namespace detail
+
+template <class T, class D>
+void Tensor<T, D>::allocate(const Shape& sizes_in, const Shape& strides_in) {
+    if (strides_in.size() != sizes_in.size())
+        detail::fail<ShapeError>("Tensor: ", sizes_in.size(), " sizes but ", strides_in.size(),
+                                 " strides");
+    size_t n = detail::leading_dims(sizes_in, "Tensor");
+    sizes_ = Shape(sizes_in.begin(), sizes_in.begin() + n);
+    strides_ = Shape(strides_in.begin(), strides_in.begin() + n);
+    // Torch7: a negative stride becomes the contiguous stride given the dims inside it.
+    int64_t running = 1;
+    for (size_t d = n; d-- > 0;) {
+        if (strides_[d] < 0) strides_[d] = running;
+        running = strides_[d] * sizes_[d];
+    }
+    offset_ = 0;
+    if (n > 0) storage_ = Storage<T, D>(detail::required_extent(sizes_, strides_));
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::set(Storage<T, D> s, int64_t offset, const Shape& sizes_in,
+                                const Shape& strides_in) {
+    if (offset < 0) detail::fail<IndexError>("set: negative storage offset ", offset);
+    Shape sizes = sizes_in, strides = strides_in;
+    if (sizes.empty()) { // 1-D over the rest of the storage
+        if (s.size() > offset) sizes = Shape{s.size() - offset};
+    }
+    if (!strides.empty() && strides.size() != sizes.size())
+        detail::fail<ShapeError>("set: ", sizes.size(), " sizes but ", strides.size(), " strides");
+    size_t n = detail::leading_dims(sizes, "set");
+    sizes = Shape(sizes.begin(), sizes.begin() + n);
+    strides = strides.empty() ? contiguous_strides(sizes) : Shape(strides.begin(), strides.begin() + n);
+    for (size_t d = 0; d < n; ++d)
+        if (strides[d] < 0) detail::fail<ShapeError>("set: negative stride ", strides[d]);
+    int64_t extent = detail::required_extent(sizes, strides);
+    if (n > 0 && offset + extent > s.size())
+        detail::fail<IndexError>("set: offset ", offset, " with size ", sizes, " and stride ",
+                                 strides, " needs ", offset + extent,
+                                 " elements but the storage has ", s.size());
+    storage_ = std::move(s);
+    offset_ = offset;
+    sizes_ = std::move(sizes);
+    strides_ = std::move(strides);
+    return *this;
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::resize(const Shape& sizes_in) {
+    size_t n = detail::leading_dims(sizes_in, "resize");
+    Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
+    if (sizes == sizes_) return *this;
+    strides_ = contiguous_strides(sizes);
+    sizes_ = std::move(sizes);
+    int64_t need = offset_ + detail::required_extent(sizes_, strides_);
+    if (!storage_.valid()) {
+        storage_ = Storage<T, D>(need);
+    } else if (need > storage_.size()) {
+        storage_.resize(need); // grows, never shrinks
+    }
+    return *this;
+}
+
+} // namespace t7
