@@ -22,6 +22,9 @@
 
 #include "eval/assign.hpp"
 #include "eval/cpu/evaluator.hpp"
+#include "expr/reductions.hpp"
 
 #include "tensor/apply.hpp"
 #include "tensor/copy.hpp"
+
+#include "expr/inplace.hpp"

@@ -47,8 +47,7 @@ public:
             trim();
             p = fresh(capacity);
         }
-        if (!p)
-            detail::fail<Error>("Storage: cannot allocate ", bytes, " bytes (out of memory)");
+        if (!p) detail::fail<Error>("Storage: cannot allocate ", bytes, " bytes (out of memory)");
         return p;
     }
 

@@ -36,7 +36,9 @@ T7_DTYPE(Half, "Half", "CudaHalf")
 
 // An element type a Tensor may hold.
 template <class T>
-concept Element = requires { dtype_traits<T>::name; };
+concept Element = requires {
+    dtype_traits<T>::name;
+};
 
 // A C++ arithmetic value usable as a scalar operand (2, 2.0f, 3.5, ...).
 template <class T>
@@ -45,7 +47,8 @@ concept Arithmetic = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 // "torch.FloatTensor", "torch.CudaTensor", "torch.DoubleStorage", ...
 template <class T, class D>
 std::string torch_type_name(const char* kind) {
-    std::string prefix = std::is_same_v<D, CUDA> ? dtype_traits<T>::cuda_name : dtype_traits<T>::name;
+    std::string prefix =
+        std::is_same_v<D, CUDA> ? dtype_traits<T>::cuda_name : dtype_traits<T>::name;
     return "torch." + prefix + kind;
 }
 

@@ -24,7 +24,7 @@ struct Half {
         if (((x >> 23) & 0xff) == 0xff) // inf or nan
             return uint16_t(sign | 0x7c00u | (mant ? 0x200u : 0u));
         if (exp >= 0x1f) return uint16_t(sign | 0x7c00u); // overflow -> inf
-        if (exp <= 0) {                                    // subnormal or zero
+        if (exp <= 0) {                                   // subnormal or zero
             if (exp < -10) return uint16_t(sign);
             mant |= 0x800000u;
             uint32_t shift = uint32_t(14 - exp);

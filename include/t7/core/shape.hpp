@@ -24,10 +24,7 @@ public:
         size_ = n;
     }
     template <class It>
-        requires(!std::is_integral_v<It>)
-    Shape(It first, It last) {
-        assign(first, last);
-    }
+    requires(!std::is_integral_v<It>) Shape(It first, It last) { assign(first, last); }
     Shape(const Shape& o) { assign(o.begin(), o.end()); }
     Shape(Shape&& o) noexcept { steal(o); }
     Shape& operator=(const Shape& o) {

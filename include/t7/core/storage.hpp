@@ -73,18 +73,14 @@ public:
     const void* id() const { return b_; }
     friend bool operator==(const Storage& a, const Storage& b) { return a.b_ == b.b_; }
 
-    T& operator[](int64_t i) const
-        requires std::is_same_v<D, CPU>
-    {
+    T& operator[](int64_t i) const requires std::is_same_v<D, CPU> {
         if (i < 0 || i >= size())
             detail::fail<IndexError>("Storage[]: index ", i, " out of range for storage of size ",
                                      size());
         return b_->data[i];
     }
 
-    Storage& fill(T v)
-        requires std::is_same_v<D, CPU>
-    {
+    Storage& fill(T v) requires std::is_same_v<D, CPU> {
         std::fill(data(), data() + size(), v);
         return *this;
     }
@@ -101,7 +97,8 @@ public:
         size_t cap = 0;
         T* p = n > 0 ? allocate(n, cap, b_->device) : nullptr;
         int64_t keep = std::min(n, b_->size);
-        if (keep > 0) DeviceMemory<D>::copy_bytes(p, b_->data, size_t(keep) * sizeof(T), b_->device);
+        if (keep > 0)
+            DeviceMemory<D>::copy_bytes(p, b_->data, size_t(keep) * sizeof(T), b_->device);
         free_data();
         b_->data = p;
         b_->size = n;

@@ -36,9 +36,10 @@ bool needs_temporary(const Tensor<T, D>& dst, const E& e) {
         auto [lo, hi] = byte_range(t);
         if (hi <= dlo || dhi <= lo) return; // disjoint memory
         using L = typename std::remove_cvref_t<decltype(t)>::value_type;
-        bool same_view = std::is_same_v<L, T> && static_cast<const void*>(t.data()) ==
-                                                     static_cast<const void*>(dst.data()) &&
-                         t.sizes() == dst.sizes() && t.strides() == dst.strides();
+        bool same_view =
+            std::is_same_v<L, T> &&
+            static_cast<const void*>(t.data()) == static_cast<const void*>(dst.data()) &&
+            t.sizes() == dst.sizes() && t.strides() == dst.strides();
         alias = !same_view;
     });
     return alias;

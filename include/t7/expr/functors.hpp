@@ -70,16 +70,20 @@ struct neg {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T x) const {
-        if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(x));
-        else return -x;
+        if constexpr (std::is_integral_v<T>)
+            return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(x));
+        else
+            return -x;
     }
 };
 struct abs {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T x) const {
-        if constexpr (std::is_unsigned_v<T>) return x;
-        else return x < T(0) ? neg{}(x) : x;
+        if constexpr (std::is_unsigned_v<T>)
+            return x;
+        else
+            return x < T(0) ? neg{}(x) : x;
     }
 };
 struct sign {
@@ -95,16 +99,20 @@ struct add {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
-        if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
-        else return a + b;
+        if constexpr (std::is_integral_v<T>)
+            return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
+        else
+            return a + b;
     }
 };
 struct sub {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
-        if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(a) - std::make_unsigned_t<T>(b));
-        else return a - b;
+        if constexpr (std::is_integral_v<T>)
+            return T(std::make_unsigned_t<T>(a) - std::make_unsigned_t<T>(b));
+        else
+            return a - b;
     }
 };
 struct mul {

@@ -38,9 +38,9 @@ namespace detail {
 
 template <class A, class B>
 struct join_device {
-    using type = std::conditional_t<std::is_void_v<A>, B,
-                                    std::conditional_t<std::is_void_v<B> || std::is_same_v<A, B>,
-                                                       A, MixedDevices>>;
+    using type = std::conditional_t<
+        std::is_void_v<A>, B,
+        std::conditional_t<std::is_void_v<B> || std::is_same_v<A, B>, A, MixedDevices>>;
 };
 template <class... D>
 struct common_device {
@@ -102,7 +102,8 @@ struct apply_result<Op, std::tuple<A...>> {
 // Op applied element-wise to the children (1 to 4 for built-ins, any for map).
 template <class Op, class... C>
 struct Apply : ExprTag {
-    using operands = typename detail::operand_types<typename Op::rule, typename C::value_type...>::type;
+    using operands =
+        typename detail::operand_types<typename Op::rule, typename C::value_type...>::type;
     using value_type = typename detail::apply_result<Op, operands>::type;
     using device_type = typename detail::common_device<typename C::device_type...>::type;
     static constexpr int leaves = (0 + ... + C::leaves);
@@ -115,8 +116,10 @@ struct Apply : ExprTag {
 // A Tensor becomes a Leaf (sharing its storage); nodes stay as they are.
 template <class E>
 auto as_node(const E& e) {
-    if constexpr (is_tensor_v<E>) return Leaf<typename E::value_type, typename E::device_type>{{}, e};
-    else return e;
+    if constexpr (is_tensor_v<E>)
+        return Leaf<typename E::value_type, typename E::device_type>{{}, e};
+    else
+        return e;
 }
 template <Expression E>
 using node_t = decltype(as_node(std::declval<const E&>()));
@@ -130,8 +133,11 @@ auto make_apply(Op op, const E&... e) {
 // takes the element type of the expression on the other side (a * 2.0 stays float).
 template <class X, class Other>
 auto as_operand(const X& x) {
-    if constexpr (Expression<X>) return as_node(x);
-    else return Scalar<compute_t<typename node_t<Other>::value_type>>{{}, static_cast<compute_t<typename node_t<Other>::value_type>>(x)};
+    if constexpr (Expression<X>)
+        return as_node(x);
+    else
+        return Scalar<compute_t<typename node_t<Other>::value_type>>{
+            {}, static_cast<compute_t<typename node_t<Other>::value_type>>(x)};
 }
 
 template <class A, class B>
@@ -140,8 +146,10 @@ concept Operands = (Expression<A> && (Expression<B> || Arithmetic<B>)) ||
 
 template <class Op, class A, class B>
 auto make_binary(Op op, const A& a, const B& b) {
-    if constexpr (Expression<A>) return make_apply(op, as_node(a), as_operand<B, A>(b));
-    else return make_apply(op, as_operand<A, B>(a), as_node(b));
+    if constexpr (Expression<A>)
+        return make_apply(op, as_node(a), as_operand<B, A>(b));
+    else
+        return make_apply(op, as_operand<A, B>(a), as_node(b));
 }
 
 } // namespace t7

@@ -8,10 +8,8 @@ namespace t7 {
 
 #define T7_BINARY_OPERATOR(SYM, OP)                                                                \
     template <class A, class B>                                                                    \
-        requires Operands<A, B>                                                                    \
-    auto operator SYM(const A& a, const B& b) {                                                    \
-        return make_binary(OP{}, a, b);                                                            \
-    }
+    requires Operands<A, B>                                                                        \
+    auto operator SYM(const A& a, const B& b) { return make_binary(OP{}, a, b); }
 T7_BINARY_OPERATOR(+, op::add)
 T7_BINARY_OPERATOR(-, op::sub)
 T7_BINARY_OPERATOR(*, op::mul)
@@ -31,10 +29,8 @@ auto operator-(const A& a) {
 
 #define T7_BINARY_FUNCTION(NAME, OP)                                                               \
     template <class A, class B>                                                                    \
-        requires Operands<A, B>                                                                    \
-    auto NAME(const A& a, const B& b) {                                                            \
-        return make_binary(OP{}, a, b);                                                            \
-    }
+    requires Operands<A, B>                                                                        \
+    auto NAME(const A& a, const B& b) { return make_binary(OP{}, a, b); }
 T7_BINARY_FUNCTION(lt, op::lt)
 T7_BINARY_FUNCTION(le, op::le)
 T7_BINARY_FUNCTION(gt, op::gt)
@@ -84,8 +80,10 @@ namespace detail {
 // A ternary operand: an expression, or a scalar typed like the first operand.
 template <class X, class E>
 auto as_third(const X& x) {
-    if constexpr (Expression<X>) return as_node(x);
-    else return as_operand<X, E>(x);
+    if constexpr (Expression<X>)
+        return as_node(x);
+    else
+        return as_operand<X, E>(x);
 }
 } // namespace detail
 
@@ -101,8 +99,7 @@ auto lerp(const A& a, const B& b, const W& w) {
 
 // where(mask, a, b): a where mask is non-zero, else b. a or b may be scalars.
 template <Expression M, class A, class B>
-    requires(Expression<A> || Expression<B>)
-auto where(const M& mask, const A& a, const B& b) {
+requires(Expression<A> || Expression<B>) auto where(const M& mask, const A& a, const B& b) {
     if constexpr (Expression<A>)
         return make_apply(op::where{}, mask, as_node(a), detail::as_third<B, A>(b));
     else
@@ -116,9 +113,6 @@ auto cast(const E& e) {
 
 // A user functor as one fused node: t7::map([](float a, float b) { ... }, x, y).
 template <class F, Expression... E>
-    requires(sizeof...(E) > 0)
-auto map(F f, const E&... e) {
-    return make_apply(op::user<F>{f}, e...);
-}
+requires(sizeof...(E) > 0) auto map(F f, const E&... e) { return make_apply(op::user<F>{f}, e...); }
 
 } // namespace t7

@@ -78,8 +78,7 @@ Loop<N> make_loop(const Shape& sizes, const std::array<const Shape*, N>& strides
     for (size_t k = 0; k < N; ++k) st[k].push_back(L.strides[k][r - 1]);
     for (size_t d = r - 1; d-- > 0;) {
         bool merge = true;
-        for (size_t k = 0; k < N && merge; ++k)
-            merge = L.strides[k][d] == st[k].back() * sz.back();
+        for (size_t k = 0; k < N && merge; ++k) merge = L.strides[k][d] == st[k].back() * sz.back();
         if (merge) {
             sz.back() *= L.sizes[d];
         } else {

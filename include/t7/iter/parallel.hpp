@@ -43,7 +43,8 @@ inline constexpr int64_t parallel_grain = 32768;
 template <class F>
 void parallel_for(int64_t n, int64_t grain, F&& f) {
     int threads = getNumThreads();
-    int64_t chunks = std::min<int64_t>(threads, std::max<int64_t>(1, n / std::max<int64_t>(grain, 1)));
+    int64_t chunks =
+        std::min<int64_t>(threads, std::max<int64_t>(1, n / std::max<int64_t>(grain, 1)));
     if (chunks <= 1) {
         f(int64_t(0), n, int64_t(0));
         return;

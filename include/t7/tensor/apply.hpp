@@ -30,10 +30,12 @@ void visit_layout(const char* op, F& f, const Tensor<T>& self, const Tensor<U>&.
     std::tuple<Tensor<U>...> o{shaped(others)...};
     std::array<const Shape*, N> st;
     st[0] = &self.strides();
-    std::apply([&](const auto&... t) {
-        size_t k = 1;
-        ((st[k++] = &t.strides()), ...);
-    }, o);
+    std::apply(
+        [&](const auto&... t) {
+            size_t k = 1;
+            ((st[k++] = &t.strides()), ...);
+        },
+        o);
     iter::Loop<N> L = iter::make_loop<N>(self.sizes(), st, /*reorder=*/false);
     const std::array<int64_t, N> inner = [&] {
         std::array<int64_t, N> a;
@@ -51,9 +53,12 @@ void visit_layout(const char* op, F& f, const Tensor<T>& self, const Tensor<U>&.
                     else
                         return f(x, std::get<J>(o).data()[off[J + 1] + i * inner[J + 1]]...);
                 };
-                if constexpr (std::is_void_v<decltype(call())>) call();
-                else x = convert<T>(call());
-            }(std::index_sequence_for<U...>{});
+                if constexpr (std::is_void_v<decltype(call())>)
+                    call();
+                else
+                    x = convert<T>(call());
+            }
+            (std::index_sequence_for<U...>{});
         }
     });
 }

@@ -18,6 +18,8 @@ namespace t7 {
 struct all_t {
     template <Expression E>
     bool operator()(const E& e) const;
+    template <Expression E>
+    auto operator()(const E& e, int64_t dim) const; // ByteTensor, dim kept with size 1
 };
 inline constexpr all_t all{};
 
@@ -70,14 +72,14 @@ decltype(auto) Tensor<T, D>::operator()(I... idx) const {
                 sz.push_back(n);
                 st.push_back(strides_[d]);
             } else {
-                if (i.step < 1) detail::fail<IndexError>("slice: step ", i.step, " must be positive");
+                if (i.step < 1)
+                    detail::fail<IndexError>("slice: step ", i.step, " must be positive");
                 int64_t s = i.start < 0 ? i.start + n : i.start;
                 int64_t e = i.stop == slice::end ? n : (i.stop < 0 ? i.stop + n : i.stop);
                 if (s < 0 || s >= n || e > n || e <= s)
-                    detail::fail<IndexError>("slice: [", i.start, ", ",
-                                             i.stop == slice::end ? n : i.stop,
-                                             ") is out of range or empty for dimension ", d,
-                                             " of size ", n);
+                    detail::fail<IndexError>(
+                        "slice: [", i.start, ", ", i.stop == slice::end ? n : i.stop,
+                        ") is out of range or empty for dimension ", d, " of size ", n);
                 off += s * strides_[d];
                 sz.push_back((e - s + i.step - 1) / i.step);
                 st.push_back(strides_[d] * i.step);

@@ -29,8 +29,7 @@ public:
     // ---- construction -------------------------------------------------------
     Tensor() = default;
     template <std::integral... I>
-        requires(sizeof...(I) > 0)
-    explicit Tensor(I... sizes) : Tensor(Shape{int64_t(sizes)...}) {}
+    requires(sizeof...(I) > 0) explicit Tensor(I... sizes) : Tensor(Shape{int64_t(sizes)...}) {}
     explicit Tensor(const Shape& sizes) { allocate(sizes, Shape(sizes.size(), -1)); }
     // Strides may be 0; a negative stride means "contiguous for this dimension".
     Tensor(const Shape& sizes, const Shape& strides) { allocate(sizes, strides); }
@@ -101,7 +100,8 @@ public:
         strides_ = o.strides_;
         return *this;
     }
-    Tensor& set(Storage<T, D> s, int64_t offset, const Shape& sizes = {}, const Shape& strides = {});
+    Tensor& set(Storage<T, D> s, int64_t offset, const Shape& sizes = {},
+                const Shape& strides = {});
     template <std::integral... I>
     Tensor& resize(I... sizes) {
         return resize(Shape{int64_t(sizes)...});
@@ -172,6 +172,34 @@ public:
     Tensor<U, D> typeAs(const Tensor<U, D>&) const {
         return to<U>();
     }
+
+    // ---- in place, fused (expr/inplace.hpp) ----------------------------------------
+    template <class B>
+    Tensor& operator+=(const B& b);
+    template <class B>
+    Tensor& operator-=(const B& b);
+    template <class B>
+    Tensor& operator*=(const B& b);
+    template <class B>
+    Tensor& operator/=(const B& b);
+    template <class B>
+    Tensor& add(const B& b); // value or tensor
+    template <Expression B>
+    Tensor& add(double v, const B& b); // self += v * b
+    template <Arithmetic S>
+    Tensor& mul(S v);
+    template <Arithmetic S>
+    Tensor& div(S v);
+    template <Expression B>
+    Tensor& cmul(const B& b);
+    template <Expression B>
+    Tensor& cdiv(const B& b);
+    template <Expression B>
+    Tensor& csub(const B& b);
+    template <Expression B, Expression C>
+    Tensor& addcmul(double v, const B& b, const C& c); // self += v * b * c
+    template <Expression B, Expression C>
+    Tensor& addcdiv(double v, const B& b, const C& c); // self += v * b / c
 
     // ---- apply / map / map2 (apply.hpp) -------------------------------------------
     template <class F>
@@ -273,7 +301,8 @@ Tensor<T, D>& Tensor<T, D>::set(Storage<T, D> s, int64_t offset, const Shape& si
         detail::fail<ShapeError>("set: ", sizes.size(), " sizes but ", strides.size(), " strides");
     size_t n = detail::leading_dims(sizes, "set");
     sizes = Shape(sizes.begin(), sizes.begin() + n);
-    strides = strides.empty() ? contiguous_strides(sizes) : Shape(strides.begin(), strides.begin() + n);
+    strides =
+        strides.empty() ? contiguous_strides(sizes) : Shape(strides.begin(), strides.begin() + n);
     for (size_t d = 0; d < n; ++d)
         if (strides[d] < 0) detail::fail<ShapeError>("set: negative stride ", strides[d]);
     int64_t extent = detail::required_extent(sizes, strides);

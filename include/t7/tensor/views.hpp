@@ -129,8 +129,8 @@ Tensor<T, D> Tensor<T, D>::view(const Shape& req) const {
     }
     if (infer >= 0) {
         if (known == 0 || n % known != 0)
-            detail::fail<ShapeError>("view: cannot view ", n, " elements of size ", sizes_,
-                                     " as ", req);
+            detail::fail<ShapeError>("view: cannot view ", n, " elements of size ", sizes_, " as ",
+                                     req);
         want[size_t(infer)] = n / known;
     }
     if (want.numel() != n || (want.empty() != (n == 0)))
@@ -163,8 +163,7 @@ Tensor<T, D> Tensor<T, D>::view(const Shape& req) const {
         }
     }
     if (view_d != -1)
-        detail::fail<ShapeError>("view: a tensor of size ", sizes_, " cannot be viewed as ",
-                                 want);
+        detail::fail<ShapeError>("view: a tensor of size ", sizes_, " cannot be viewed as ", want);
     return with(offset_, std::move(want), std::move(st));
 }
 

@@ -1,105 +1,12 @@
-// The CPU evaluator: runs an expression tree into a destination in one pass.
-// Plans the loop with the shared iteration core (operand 0 = destination,
-// operands 1.. = the tree's leaves), splits it over threads above a grain, and
-// runs each inner run through Eigen packets when the destination and every
-// leaf are unit-stride or broadcast (stride 0) along it; a scalar loop otherwise.
+// The CPU backend: Evaluator<CPU> is assignment plus reductions.
 #pragma once
 
-#include "../../expr/traverse.hpp"
-#include "../../iter/loop.hpp"
-#include "../../iter/parallel.hpp"
-#include "node_eval.hpp"
-
-#include <array>
+#include "assign.hpp"
+#include "reduce.hpp"
 
 namespace t7 {
 
-namespace cpu {
-
-// Evaluates n elements of `e` into out[0], out[os], ... for one run.
-template <class T, class E>
-T7_INLINE void assign_run(T* T7_RESTRICT out, int64_t os, const E& e, const RunArgs& r, int64_t n,
-                          bool packets) {
-    if constexpr (vectorizable_v<E, T>) {
-        if (packets) {
-            constexpr int P = packet_size<T>;
-            int64_t i = 0;
-            for (; i + P <= n; i += P) ei::pstoreu(out + i, packet_at<0>(e, r, i));
-            for (; i < n; ++i) out[i] = scalar_at<0>(e, r, i);
-            return;
-        }
-    }
-    for (int64_t i = 0; i < n; ++i) out[i * os] = convert<T>(scalar_at<0>(e, r, i));
-}
-
-// Operand table of one evaluation: pointers and broadcast strides, operand 0
-// being the destination (or nothing, for reductions that write no tensor).
-template <size_t N>
-struct Operands {
-    std::array<const void*, N> base{};
-    std::array<Shape, N> strides;
-    std::array<int, N> elem_size{};
-};
-
-template <size_t First, class E, size_t N>
-void collect_leaves(const E& e, const Shape& shape, Operands<N>& ops) {
-    size_t k = First;
-    for_each_leaf(e, [&](const auto& leaf) {
-        const auto& t = leaf.tensor;
-        ops.base[k] = t.data();
-        ops.strides[k] = detail::broadcast_strides(t.sizes(), t.strides(), shape);
-        ops.elem_size[k] = int(sizeof(typename std::remove_cvref_t<decltype(leaf)>::value_type));
-        ++k;
-    });
-}
-
-template <size_t N>
-iter::Loop<N> plan(const Shape& shape, const Operands<N>& ops) {
-    std::array<const Shape*, N> st;
-    for (size_t k = 0; k < N; ++k) st[k] = &ops.strides[k];
-    return iter::make_loop<N>(shape, st);
-}
-
-} // namespace cpu
-
 template <>
-struct Evaluator<CPU> {
-    // dst has the final shape, e broadcasts to it, and they do not alias harmfully.
-    template <class T, class E>
-    static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
-        constexpr size_t N = size_t(E::leaves) + 1;
-        const Shape& shape = dst.sizes();
-        if (shape.empty()) return;
-        cpu::Operands<N> ops;
-        ops.base[0] = dst.data();
-        ops.strides[0] = dst.strides();
-        ops.elem_size[0] = int(sizeof(T));
-        cpu::collect_leaves<1>(e, shape, ops);
-        const iter::Loop<N> L = cpu::plan(shape, ops);
-
-        // Packets need a unit-stride destination and unit or zero leaf strides.
-        bool packets = L.inner_stride(0) == 1;
-        for (size_t k = 1; k < N; ++k)
-            packets = packets && (L.inner_stride(k) == 0 || L.inner_stride(k) == 1);
-        std::array<int64_t, N> inner;
-        for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-
-        T* out = dst.data();
-        detail::int_div_by_zero_flag() = false;
-        bool div_by_zero = false;
-        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t) {
-            detail::int_div_by_zero_flag() = false;
-            std::array<const void*, N> ptr;
-            iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
-                for (size_t k = 1; k < N; ++k)
-                    ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-                cpu::RunArgs r{ptr.data() + 1, inner.data() + 1};
-                cpu::assign_run(out + off[0], inner[0], e, r, n, packets);
-            });
-            if (detail::int_div_by_zero_flag()) div_by_zero = true; // benign race: only set
-        });
-        if (div_by_zero) detail::fail<Error>("div: integer division by zero");
-    }
-};
+struct Evaluator<CPU> : cpu::AssignEvaluator, cpu::ReduceEvaluator {};
 
 } // namespace t7

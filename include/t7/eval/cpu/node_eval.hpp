@@ -59,9 +59,10 @@ struct vectorizable<Leaf<T, D>, T> : std::bool_constant<(packet_size<T> > 1)> {}
 template <class T>
 struct vectorizable<Scalar<T>, T> : std::bool_constant<(packet_size<T> > 1)> {};
 template <class Op, class... C, class T>
-    requires std::is_same_v<typename Apply<Op, C...>::value_type, T>
+requires std::is_same_v<typename Apply<Op, C...>::value_type, T>
 struct vectorizable<Apply<Op, C...>, T>
-    : std::bool_constant<packet_op<Op, T>::ok && (vectorizable<C, T>::value && ...)> {};
+    : std::bool_constant<packet_op<Op, T>::ok && (vectorizable<C, T>::value && ...)> {
+};
 template <class E, class T>
 inline constexpr bool vectorizable_v = vectorizable<E, T>::value;
 

@@ -1,0 +1,274 @@
+// CPU reductions fused with the expression they consume: the tree is evaluated
+// on the fly inside the reduction loop (sum(a * b) materialises nothing).
+// Whole-tensor reductions accumulate each run in packets over blocks of 1024
+// elements and fold the blocks into a wide accumulator (double for floats):
+// vector speed with near-pairwise accuracy. Along a dimension, operand 0 is
+// the accumulator with stride 0 on the reduced dimension, so row reductions
+// reduce runs and column reductions accumulate whole rows element-wise.
+#pragma once
+
+#include "../../expr/reducers.hpp"
+#include "assign.hpp"
+
+#include <memory>
+
+namespace t7::cpu {
+
+template <class R>
+struct packet_red {
+    static constexpr bool ok = false;
+};
+template <>
+struct packet_red<red::sum> {
+    static constexpr bool ok = true;
+    template <class P>
+    static P identity() {
+        return ei::pset1<P>(0);
+    }
+    template <class P>
+    static P step(const P& a, const P& b) {
+        return ei::padd(a, b);
+    }
+    template <class P>
+    static auto fold(const P& p) {
+        return ei::predux(p);
+    }
+};
+template <>
+struct packet_red<red::max> {
+    static constexpr bool ok = true;
+    template <class P>
+    static P identity() {
+        return ei::pset1<P>(
+            -std::numeric_limits<typename ei::unpacket_traits<P>::type>::infinity());
+    }
+    template <class P>
+    static P step(const P& a, const P& b) {
+        return ei::pmax<Eigen::PropagateNaN>(a, b);
+    }
+    template <class P>
+    static auto fold(const P& p) {
+        return ei::predux_max<Eigen::PropagateNaN>(p);
+    }
+};
+template <>
+struct packet_red<red::min> {
+    static constexpr bool ok = true;
+    template <class P>
+    static P identity() {
+        return ei::pset1<P>(std::numeric_limits<typename ei::unpacket_traits<P>::type>::infinity());
+    }
+    template <class P>
+    static P step(const P& a, const P& b) {
+        return ei::pmin<Eigen::PropagateNaN>(a, b);
+    }
+    template <class P>
+    static auto fold(const P& p) {
+        return ei::predux_min<Eigen::PropagateNaN>(p);
+    }
+};
+
+template <class R, class E>
+inline constexpr bool packet_reducible = packet_red<R>::ok&&
+    std::is_floating_point_v<typename E::value_type>&& vectorizable_v<E, typename E::value_type>;
+
+// Folds n elements of one run into `acc`.
+template <class R, class A, class E>
+T7_INLINE A reduce_run(const E& e, const RunArgs& r, int64_t n, bool packets, A acc) {
+    using V = typename E::value_type;
+    if constexpr (packet_reducible<R, E>) {
+        if (packets) {
+            using PR = packet_red<R>;
+            using P = packet_t<V>;
+            constexpr int64_t W = 4 * packet_size<V>; // four independent accumulators
+            constexpr int64_t block = 1024;
+            int64_t i = 0;
+            while (n - i >= W) {
+                int64_t stop = i + std::min<int64_t>(block, (n - i) / W * W);
+                P a0 = PR::template identity<P>(), a1 = a0, a2 = a0, a3 = a0;
+                for (; i < stop; i += W) {
+                    a0 = PR::step(a0, packet_at<0>(e, r, i));
+                    a1 = PR::step(a1, packet_at<0>(e, r, i + W / 4));
+                    a2 = PR::step(a2, packet_at<0>(e, r, i + W / 2));
+                    a3 = PR::step(a3, packet_at<0>(e, r, i + 3 * W / 4));
+                }
+                acc = R::merge(acc, A(PR::fold(PR::step(PR::step(a0, a1), PR::step(a2, a3)))));
+            }
+            for (; i < n; ++i) acc = R::step(acc, scalar_at<0>(e, r, i));
+            return acc;
+        }
+    }
+    for (int64_t i = 0; i < n; ++i) acc = R::step(acc, scalar_at<0>(e, r, i));
+    return acc;
+}
+
+// out[i * os] = step(out[i * os], e[i]) for one run (the non-reduced dimension
+// is innermost): computed in packets into a small buffer, then folded in A.
+template <class R, class A, class E>
+T7_INLINE void accumulate_run(A* out, int64_t os, const E& e, const RunArgs& r, int64_t n,
+                              bool packets) {
+    using V = typename E::value_type;
+    if constexpr (vectorizable_v<E, V>) {
+        if (packets && os == 1) {
+            constexpr int64_t B = 64;
+            alignas(64) V tmp[B];
+            int64_t i = 0;
+            for (; i + B <= n; i += B) {
+                for (int64_t j = 0; j < B; j += packet_size<V>)
+                    ei::pstore(tmp + j, packet_at<0>(e, r, i + j));
+                for (int64_t j = 0; j < B; ++j) out[i + j] = R::step(out[i + j], tmp[j]);
+            }
+            for (; i < n; ++i) out[i] = R::step(out[i], scalar_at<0>(e, r, i));
+            return;
+        }
+    }
+    for (int64_t i = 0; i < n; ++i) out[i * os] = R::step(out[i * os], scalar_at<0>(e, r, i));
+}
+
+template <size_t N>
+bool unit_or_broadcast(const iter::Loop<N>& L, size_t first) {
+    bool ok = true;
+    for (size_t k = first; k < N; ++k)
+        ok = ok && (L.inner_stride(k) == 0 || L.inner_stride(k) == 1);
+    return ok;
+}
+
+struct ReduceEvaluator {
+    // Reduces every element of e (shape `shape`, non-empty) with R.
+    template <class R, class E>
+    static auto reduce_all(const E& e, const Shape& shape) {
+        using V = typename E::value_type;
+        using A = typename R::template acc<V>;
+        constexpr size_t N = size_t(E::leaves);
+        if constexpr (N == 0) {
+            RunArgs r{nullptr, nullptr};
+            return R::step(R::template identity<A>(), scalar_at<0>(e, r, 0));
+        } else {
+            Operands<N> ops;
+            collect_leaves<0>(e, shape, ops);
+            const iter::Loop<N> L = plan(shape, ops);
+            const bool packets = unit_or_broadcast(L, 0);
+            std::array<int64_t, N> inner;
+            for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+            const int threads = getNumThreads();
+            std::unique_ptr<A[]> partial(new A[size_t(threads)]);
+            std::fill(partial.get(), partial.get() + threads, R::template identity<A>());
+            iter::parallel_for(
+                L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t c) {
+                    A acc = R::template identity<A>();
+                    std::array<const void*, N> ptr;
+                    iter::for_each_run(L, b, end,
+                                       [&](const std::array<int64_t, N>& off, int64_t n) {
+                                           for (size_t k = 0; k < N; ++k)
+                                               ptr[k] = static_cast<const char*>(ops.base[k]) +
+                                                        off[k] * ops.elem_size[k];
+                                           acc = reduce_run<R>(e, RunArgs{ptr.data(), inner.data()},
+                                                               n, packets, acc);
+                                       });
+                    partial[size_t(c)] = acc;
+                });
+            A result = R::template identity<A>();
+            for (int c = 0; c < threads; ++c) result = R::merge(result, partial[size_t(c)]);
+            return result;
+        }
+    }
+
+    // acc (contiguous, e's shape with size 1 at the reduced dims, already holding
+    // R's identity) accumulates every element of e.
+    template <class R, class A, class E>
+    static void reduce_into(const Tensor<A, CPU>& acc, const E& e, const Shape& shape) {
+        constexpr size_t N = size_t(E::leaves) + 1;
+        Operands<N> ops;
+        ops.base[0] = acc.data();
+        ops.strides[0] = detail::broadcast_strides(acc.sizes(), acc.strides(), shape);
+        ops.elem_size[0] = int(sizeof(A));
+        collect_leaves<1>(e, shape, ops);
+        const iter::Loop<N> L = plan(shape, ops);
+        const bool packets = unit_or_broadcast(L, 1);
+        std::array<int64_t, N> inner;
+        for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+
+        auto walk = [&](A* out, int64_t b, int64_t end) {
+            std::array<const void*, N> ptr;
+            iter::for_each_run(L, b, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+                for (size_t k = 1; k < N; ++k)
+                    ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+                RunArgs r{ptr.data() + 1, inner.data() + 1};
+                if (inner[0] == 0)
+                    out[off[0]] = R::merge(
+                        out[off[0]], reduce_run<R>(e, r, n, packets, R::template identity<A>()));
+                else
+                    accumulate_run<R>(out + off[0], inner[0], e, r, n, packets);
+            });
+        };
+
+        const int64_t outer = L.sizes[0];
+        const int64_t per_outer = L.numel / outer;
+        if (L.strides[0][0] != 0 || L.numel < iter::parallel_grain || getNumThreads() == 1) {
+            // Chunks split the outermost dimension, which writes distinct outputs: no races.
+            iter::parallel_for(outer, std::max<int64_t>(1, iter::parallel_grain / per_outer),
+                               [&](int64_t b, int64_t end, int64_t) {
+                                   walk(acc.data(), b * per_outer, end * per_outer);
+                               });
+        } else {
+            // The outermost dimension is reduced: each chunk accumulates privately.
+            const int threads = getNumThreads();
+            const int64_t m = acc.nElement();
+            std::unique_ptr<A[]> priv(new A[size_t(m) * size_t(threads)]);
+            std::unique_ptr<bool[]> ran(new bool[size_t(threads)]());
+            iter::parallel_for(L.numel, iter::parallel_grain,
+                               [&](int64_t b, int64_t end, int64_t c) {
+                                   A* mine = priv.get() + c * m;
+                                   std::fill(mine, mine + m, R::template identity<A>());
+                                   walk(mine, b, end);
+                                   ran[size_t(c)] = true;
+                               });
+            A* out = acc.data();
+            for (int c = 0; c < threads; ++c)
+                if (ran[size_t(c)])
+                    for (int64_t i = 0; i < m; ++i)
+                        out[i] = R::merge(out[i], priv[size_t(c * m + i)]);
+        }
+    }
+
+    // Along one dimension with positions (max/min with indices): operand 1 is a
+    // virtual operand whose offset is the position along the reduced dimension.
+    // vals holds R's identity; idx receives 0-based positions. First extreme wins.
+    template <class R, class V, class E>
+    static void arg_reduce_into(const Tensor<V, CPU>& vals, const Tensor<int64_t, CPU>& idx,
+                                const E& e, const Shape& shape, int64_t dim) {
+        constexpr size_t N = size_t(E::leaves) + 3;
+        Operands<N> ops;
+        ops.base[0] = vals.data();
+        ops.strides[0] = detail::broadcast_strides(vals.sizes(), vals.strides(), shape);
+        ops.base[1] = idx.data();
+        ops.strides[1] = ops.strides[0];
+        ops.base[2] = nullptr;
+        ops.strides[2] = Shape(shape.size(), 0);
+        ops.strides[2][size_t(dim)] = 1;
+        collect_leaves<3>(e, shape, ops);
+        const iter::Loop<N> L = plan(shape, ops);
+        std::array<int64_t, N> inner;
+        for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+        V* v = vals.data();
+        int64_t* ix = idx.data();
+        std::array<const void*, N> ptr;
+        iter::for_each_run(L, 0, L.numel, [&](const std::array<int64_t, N>& off, int64_t n) {
+            for (size_t k = 3; k < N; ++k)
+                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+            RunArgs r{ptr.data() + 3, inner.data() + 3};
+            for (int64_t i = 0; i < n; ++i) {
+                V& best = v[off[0] + i * inner[0]];
+                V x = convert<V>(scalar_at<0>(e, r, i));
+                bool first = off[2] + i * inner[2] == 0;
+                if (first || (best == best && R::step(best, x) != best) ||
+                    (x != x && best == best)) {
+                    best = x;
+                    ix[off[1] + i * inner[1]] = off[2] + i * inner[2];
+                }
+            }
+        });
+    }
+};
+
+} // namespace t7::cpu

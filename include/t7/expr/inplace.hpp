@@ -1,0 +1,92 @@
+// In-place arithmetic (+=, Torch7's add/mul/cmul/addcmul...): each is one fused
+// assignment of `self op rhs` into self. Self appears as a leaf with exactly the
+// destination's indexing, so no temporary is taken.
+#pragma once
+
+#include "../eval/assign.hpp"
+#include "operators.hpp"
+
+namespace t7 {
+
+namespace detail {
+template <class T, class D, class Op, class B>
+Tensor<T, D>& update(Tensor<T, D>& self, Op op, const B& b) {
+    if constexpr (Expression<B>)
+        return self.assign(make_apply(op, self, b));
+    else
+        return self.assign(
+            make_apply(op, self, Scalar<compute_t<T>>{{}, static_cast<compute_t<T>>(b)}));
+}
+} // namespace detail
+
+template <class T, class D>
+template <class B>
+Tensor<T, D>& Tensor<T, D>::operator+=(const B& b) {
+    return detail::update(*this, op::add{}, b);
+}
+template <class T, class D>
+template <class B>
+Tensor<T, D>& Tensor<T, D>::operator-=(const B& b) {
+    return detail::update(*this, op::sub{}, b);
+}
+template <class T, class D>
+template <class B>
+Tensor<T, D>& Tensor<T, D>::operator*=(const B& b) {
+    return detail::update(*this, op::mul{}, b);
+}
+template <class T, class D>
+template <class B>
+Tensor<T, D>& Tensor<T, D>::operator/=(const B& b) {
+    return detail::update(*this, op::div{}, b);
+}
+
+template <class T, class D>
+template <class B>
+Tensor<T, D>& Tensor<T, D>::add(const B& b) {
+    return *this += b;
+}
+template <class T, class D>
+template <Expression B>
+Tensor<T, D>& Tensor<T, D>::add(double v, const B& b) {
+    return assign(make_apply(op::addcmul{}, *this, Scalar<compute_t<T>>{{}, compute_t<T>(v)}, b,
+                             Scalar<compute_t<T>>{{}, compute_t<T>(1)}));
+}
+template <class T, class D>
+template <Arithmetic S>
+Tensor<T, D>& Tensor<T, D>::mul(S v) {
+    return *this *= v;
+}
+template <class T, class D>
+template <Arithmetic S>
+Tensor<T, D>& Tensor<T, D>::div(S v) {
+    return *this /= v;
+}
+template <class T, class D>
+template <Expression B>
+Tensor<T, D>& Tensor<T, D>::cmul(const B& b) {
+    return *this *= b;
+}
+template <class T, class D>
+template <Expression B>
+Tensor<T, D>& Tensor<T, D>::cdiv(const B& b) {
+    return *this /= b;
+}
+template <class T, class D>
+template <Expression B>
+Tensor<T, D>& Tensor<T, D>::csub(const B& b) {
+    return *this -= b;
+}
+template <class T, class D>
+template <Expression B, Expression C>
+Tensor<T, D>& Tensor<T, D>::addcmul(double v, const B& b, const C& c) {
+    return assign(
+        make_apply(op::addcmul{}, *this, Scalar<compute_t<T>>{{}, compute_t<T>(v)}, b, c));
+}
+template <class T, class D>
+template <Expression B, Expression C>
+Tensor<T, D>& Tensor<T, D>::addcdiv(double v, const B& b, const C& c) {
+    return assign(
+        make_apply(op::addcdiv{}, *this, Scalar<compute_t<T>>{{}, compute_t<T>(v)}, b, c));
+}
+
+} // namespace t7

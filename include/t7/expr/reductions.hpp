@@ -1,0 +1,273 @@
+// Reductions of expressions: sum prod mean max min norm all any over every
+// element (returning a scalar) or along one dimension (a tensor that keeps the
+// dimension with size 1, as Torch7 does), plus std/var and cumsum/cumprod.
+// Each is fused with the expression it consumes; the device's Evaluator runs it.
+#pragma once
+
+#include "../eval/assign.hpp"
+#include "../tensor/copy.hpp"
+#include "../tensor/indexing.hpp"
+#include "operators.hpp"
+#include "reducers.hpp"
+
+#include <cmath>
+
+namespace t7 {
+
+// Result of max/min along a dimension (and of sort/topk): values and 0-based positions.
+template <class T, class D = CPU>
+struct ValuesIndices {
+    Tensor<T, D> values;
+    Tensor<int64_t, D> indices;
+};
+
+namespace detail {
+
+template <class E>
+using expr_device_t = std::conditional_t<std::is_void_v<typename node_t<E>::device_type>, CPU,
+                                         typename node_t<E>::device_type>;
+
+template <class E>
+bool has_empty_leaf(const E& e) {
+    bool empty = false;
+    for_each_leaf(e, [&](const auto& l) { empty = empty || l.tensor.dim() == 0; });
+    return empty;
+}
+
+// The shape of a reduction's input, rejecting empty inputs where `op` needs elements.
+template <class E>
+Shape reduce_shape(const E& e, const char* op, bool allow_empty) {
+    Shape s = expr_shape(e, op);
+    if (has_empty_leaf(e)) {
+        if (!allow_empty) fail<ShapeError>(op, ": the tensor is empty");
+        return Shape{};
+    }
+    return s;
+}
+
+template <class R, class E>
+auto reduce_all(const E& expr, const char* op, bool allow_empty) {
+    auto e = as_node(expr);
+    check_devices(e);
+    using V = typename decltype(e)::value_type;
+    using A = typename R::template acc<V>;
+    Shape shape = reduce_shape(e, op, allow_empty);
+    if (shape.empty() && node_t<E>::leaves > 0) return R::template identity<A>();
+    return Evaluator<expr_device_t<E>>::template reduce_all<R>(e, shape);
+}
+
+inline int64_t reduce_dim_index(const Shape& shape, int64_t dim, const char* op) {
+    int64_t n = int64_t(shape.size());
+    int64_t d = dim < 0 ? dim + n : dim;
+    if (d < 0 || d >= n)
+        fail<IndexError>(op, ": dimension ", dim, " out of range for a ", n, "-D input of size ",
+                         shape);
+    return d;
+}
+
+// Accumulates e along `dim` into a tensor of accumulator type (size 1 at dim).
+template <class R, class E>
+auto reduce_dim(const E& expr, int64_t dim, const char* op) {
+    auto e = as_node(expr);
+    check_devices(e);
+    using V = typename decltype(e)::value_type;
+    using A = typename R::template acc<V>;
+    using D = expr_device_t<E>;
+    Shape shape = reduce_shape(e, op, false);
+    int64_t d = reduce_dim_index(shape, dim, op);
+    Shape keep = shape;
+    keep[size_t(d)] = 1;
+    Tensor<A, D> acc(keep);
+    acc.fill(R::template identity<A>());
+    Evaluator<D>::template reduce_into<R>(acc, e, shape);
+    return acc;
+}
+
+template <class U, class T, class D>
+Tensor<U, D> as_type(const Tensor<T, D>& t) {
+    if constexpr (std::is_same_v<U, T>)
+        return t;
+    else
+        return t.template to<U>();
+}
+
+template <class V>
+using sum_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute_t<V>, int64_t>;
+template <class V>
+using mean_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute_t<V>, double>;
+
+template <class R, class E>
+auto arg_reduce(const E& expr, int64_t dim, const char* op) {
+    auto e = as_node(expr);
+    check_devices(e);
+    using V = compute_t<typename decltype(e)::value_type>;
+    using D = expr_device_t<E>;
+    Shape shape = reduce_shape(e, op, false);
+    int64_t d = reduce_dim_index(shape, dim, op);
+    Shape keep = shape;
+    keep[size_t(d)] = 1;
+    ValuesIndices<V, D> r{Tensor<V, D>(keep), Tensor<int64_t, D>(keep)};
+    Evaluator<D>::template arg_reduce_into<R>(r.values, r.indices, e, shape, d);
+    return r;
+}
+
+template <class E>
+int64_t count_along(const E& e, int64_t dim, const char* op) {
+    Shape s = reduce_shape(e, op, false);
+    return s[size_t(reduce_dim_index(s, dim, op))];
+}
+
+} // namespace detail
+
+// ---- whole-expression reductions -------------------------------------------------
+template <Expression E>
+auto sum(const E& e) {
+    return detail::reduce_all<red::sum>(e, "sum", true);
+}
+template <Expression E>
+auto prod(const E& e) {
+    return detail::reduce_all<red::prod>(e, "prod", true);
+}
+template <Expression E>
+auto max(const E& e) {
+    return detail::reduce_all<red::max>(e, "max", false);
+}
+template <Expression E>
+auto min(const E& e) {
+    return detail::reduce_all<red::min>(e, "min", false);
+}
+template <Expression E>
+double mean(const E& e) {
+    double n = double(detail::reduce_shape(as_node(e), "mean", false).numel());
+    return double(sum(e)) / n;
+}
+template <Expression E>
+bool any(const E& e) {
+    return detail::reduce_all<red::any>(e, "any", true);
+}
+template <Expression E>
+bool all_t::operator()(const E& e) const {
+    return detail::reduce_all<red::all>(e, "all", true);
+}
+// p-norm: (sum |x|^p)^(1/p); p = 2 and p = 1 avoid pow.
+template <Expression E>
+double norm(const E& e, double p = 2) {
+    if (p == 2) return std::sqrt(double(sum(t7::cast<double>(e) * t7::cast<double>(e))));
+    if (p == 1) return double(sum(t7::abs(t7::cast<double>(e))));
+    return std::pow(double(sum(t7::pow(t7::abs(t7::cast<double>(e)), p))), 1.0 / p);
+}
+// Variance over all elements (unbiased, like Torch7's torch.var(x)).
+template <Expression E>
+double var(const E& e) {
+    const bool biased = false;
+    auto x = t7::eval(t7::cast<double>(e));
+    int64_t n = x.nElement();
+    if (n == 0) detail::fail<ShapeError>("var: the tensor is empty");
+    double m = double(sum(x)) / double(n);
+    double ss = double(sum((x - m) * (x - m)));
+    return ss / double(biased || n == 1 ? n : n - 1);
+}
+template <Expression E>
+double std(const E& e) {
+    return std::sqrt(var(e));
+}
+
+// ---- along a dimension (the dimension is kept with size 1) ------------------------
+template <Expression E>
+auto sum(const E& e, int64_t dim) {
+    using V = typename node_t<E>::value_type;
+    return detail::as_type<detail::sum_t<V>>(detail::reduce_dim<red::sum>(e, dim, "sum"));
+}
+template <Expression E>
+auto prod(const E& e, int64_t dim) {
+    using V = typename node_t<E>::value_type;
+    return detail::as_type<detail::sum_t<V>>(detail::reduce_dim<red::prod>(e, dim, "prod"));
+}
+template <Expression E>
+auto mean(const E& e, int64_t dim) {
+    using V = typename node_t<E>::value_type;
+    auto s = detail::reduce_dim<red::sum>(e, dim, "mean");
+    double n = double(detail::count_along(as_node(e), dim, "mean"));
+    return t7::eval(t7::cast<detail::mean_t<V>>(s / n));
+}
+template <Expression E>
+auto max(const E& e, int64_t dim) {
+    return detail::arg_reduce<red::max>(e, dim, "max");
+}
+template <Expression E>
+auto min(const E& e, int64_t dim) {
+    return detail::arg_reduce<red::min>(e, dim, "min");
+}
+template <Expression E>
+auto any(const E& e, int64_t dim) {
+    return detail::as_type<uint8_t>(detail::reduce_dim<red::any>(e, dim, "any"));
+}
+template <Expression E>
+auto all_t::operator()(const E& e, int64_t dim) const {
+    return detail::as_type<uint8_t>(detail::reduce_dim<red::all>(e, dim, "all"));
+}
+template <Expression E>
+auto norm(const E& e, double p, int64_t dim) {
+    using R = detail::mean_t<typename node_t<E>::value_type>;
+    if (p == 2) {
+        auto s =
+            detail::reduce_dim<red::sum>(t7::cast<double>(e) * t7::cast<double>(e), dim, "norm");
+        return t7::eval(t7::cast<R>(t7::sqrt(s)));
+    }
+    auto s = detail::reduce_dim<red::sum>(t7::pow(t7::abs(t7::cast<double>(e)), p), dim, "norm");
+    return t7::eval(t7::cast<R>(t7::pow(s, 1.0 / p)));
+}
+// Variance along dim: the mean (kept dim, size 1) broadcasts back over the input.
+template <Expression E>
+auto var(const E& e, int64_t dim, bool biased = false) {
+    using R = detail::mean_t<typename node_t<E>::value_type>;
+    auto x = t7::cast<double>(e);
+    int64_t n = detail::count_along(as_node(e), dim, "var");
+    auto m = t7::eval(detail::reduce_dim<red::sum>(x, dim, "var") / double(n));
+    auto ss = detail::reduce_dim<red::sum>((x - m) * (x - m), dim, "var");
+    return t7::eval(t7::cast<R>(ss / double(biased || n == 1 ? n : n - 1)));
+}
+template <Expression E>
+auto std(const E& e, int64_t dim, bool biased = false) {
+    auto v = var(e, dim, biased);
+    v = t7::sqrt(v);
+    return v;
+}
+
+namespace detail {
+// In-place scan along dim of a contiguous tensor: x[i] = op(x[i-1], x[i]).
+template <class Op, class T, class D>
+void scan(Tensor<T, D>& x, int64_t dim, Op op) {
+    const int64_t n = x.size(dim), st = x.stride(dim);
+    Shape outer = x.sizes();
+    outer[size_t(dim)] = 1;
+    std::array<const Shape*, 1> strides{&x.strides()};
+    Shape s0 = x.strides();
+    strides[0] = &s0;
+    iter::Loop<1> L = iter::make_loop<1>(outer, strides);
+    T* p = x.data();
+    iter::for_each_run(L, 0, L.numel, [&](const std::array<int64_t, 1>& off, int64_t m) {
+        for (int64_t j = 0; j < m; ++j) {
+            T* q = p + off[0] + j * L.inner_stride(0);
+            for (int64_t i = 1; i < n; ++i) q[i * st] = op(q[(i - 1) * st], q[i * st]);
+        }
+    });
+}
+} // namespace detail
+
+template <Expression E>
+auto cumsum(const E& e, int64_t dim) {
+    using V = detail::sum_t<typename node_t<E>::value_type>;
+    auto x = t7::eval(t7::cast<V>(e));
+    detail::scan(x, detail::reduce_dim_index(x.sizes(), dim, "cumsum"), op::add{});
+    return x;
+}
+template <Expression E>
+auto cumprod(const E& e, int64_t dim) {
+    using V = detail::sum_t<typename node_t<E>::value_type>;
+    auto x = t7::eval(t7::cast<V>(e));
+    detail::scan(x, detail::reduce_dim_index(x.sizes(), dim, "cumprod"), op::mul{});
+    return x;
+}
+
+} // namespace t7
