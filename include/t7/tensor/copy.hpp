@@ -29,7 +29,8 @@ Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
     if (!(src.sizes() == sizes_)) {
         // Reinterpret the source in the destination's shape; a non-contiguous
         // source of another shape is first made contiguous.
-        s = src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_);
+        // (set rebinds the handle; `s = ...` would assign values into src).
+        s.set(src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_));
     }
     return assign(cast<T>(s));
 }

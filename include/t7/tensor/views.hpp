@@ -57,7 +57,7 @@ Tensor<T, D> Tensor<T, D>::sub_impl(const Shape& b) const {
         if (s < 0 || e >= n || s > e)
             detail::fail<IndexError>("sub: range [", b[2 * d], ", ", b[2 * d + 1],
                                      "] out of range for dimension ", d, " of size ", n);
-        r = r.narrow(int64_t(d), s, e - s + 1);
+        r.set(r.narrow(int64_t(d), s, e - s + 1)); // rebind: `r = ...` would copy values
     }
     return r;
 }
