@@ -418,6 +418,13 @@ TEST_CASE("constructor from sizes and from a Shape") {
     FloatTensor d{7};
     CHECK(d.sizes() == Shape{7});
     CHECK(LongTensor(int64_t(3), size_t(2)).sizes() == Shape{3, 2});
+    size_t n = 3;
+    CHECK(FloatTensor{n}.sizes() == Shape{3});
+    // braced lists in parentheses are sizes too (not a Tensor, not a Storage)
+    FloatTensor e({2, 3});
+    CHECK(e.sizes() == Shape{2, 3});
+    CHECK(e.strides() == Shape{3, 1});
+    CHECK(e.storage().size() == 6);
 }
 
 TEST_CASE("an element through indices equals the storage at offset + sum(i * stride)") {
@@ -485,7 +492,15 @@ TEST_CASE("constructor with strides: zero stride, and negative for contiguous") 
     CHECK_FALSE(cm.isContiguous());
     CHECK(cm.t().isContiguous());
 
+    // the same with braced lists
+    DoubleTensor b({4}, {0});
+    CHECK(b.strides() == Shape{0});
+    CHECK(b.storage().size() == 1);
+    DoubleTensor c({2, 3}, {-1, -1});
+    CHECK(c.strides() == Shape{3, 1});
+
     CHECK_THROWS_OP(DoubleTensor(Shape{2, 3}, Shape{1}), ShapeError, "Tensor");
+    CHECK_THROWS_OP(DoubleTensor({2, 3}, {1, 1, 1}), ShapeError, "Tensor");
 }
 
 TEST_CASE("constructor over a storage: offset, sizes and strides") {

@@ -33,6 +33,13 @@ public:
     explicit Tensor(const Shape& sizes) { allocate(sizes, Shape(sizes.size(), -1)); }
     // Strides may be 0; a negative stride means "contiguous for this dimension".
     Tensor(const Shape& sizes, const Shape& strides) { allocate(sizes, strides); }
+    // Braced sizes (and strides): FloatTensor({2, 3}), FloatTensor({4}, {0}). Without
+    // these, braces also convert to a Tensor or a Storage: ambiguous or ill-formed.
+    template <std::integral I>
+    explicit Tensor(std::initializer_list<I> sizes) : Tensor(Shape(sizes.begin(), sizes.end())) {}
+    template <std::integral I, std::integral J>
+    Tensor(std::initializer_list<I> sizes, std::initializer_list<J> strides)
+        : Tensor(Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end())) {}
     Tensor(Storage<T, D> s, int64_t offset, const Shape& sizes = {}, const Shape& strides = {}) {
         set(std::move(s), offset, sizes, strides);
     }
