@@ -25,10 +25,10 @@ public:
     }
     template <class It>
     requires(!std::is_integral_v<It>) Shape(It first, It last) { assign(first, last); }
-    Shape(const Shape& o) { assign(o.begin(), o.end()); }
+    Shape(const Shape& o) { copy_from(o); }
     Shape(Shape&& o) noexcept { steal(o); }
     Shape& operator=(const Shape& o) {
-        if (this != &o) assign(o.begin(), o.end());
+        if (this != &o) copy_from(o);
         return *this;
     }
     Shape& operator=(Shape&& o) noexcept {
@@ -104,8 +104,21 @@ private:
     void assign(It first, It last) {
         size_t n = size_t(std::distance(first, last));
         reserve(n);
-        std::copy(first, last, data_);
+        for (size_t i = 0; i < n; ++i, ++first) data_[i] = *first;
         size_ = n;
+    }
+    // Copying the whole fixed-size inline buffer compiles to a few vector moves;
+    // a loop over size_ entries would become a memmove call costing more.
+    void copy_inline(const Shape& o) {
+        for (size_t i = 0; i < inline_capacity; ++i) inline_[i] = o.inline_[i];
+    }
+    void copy_from(const Shape& o) {
+        if (o.size_ <= inline_capacity && data_ == inline_) {
+            copy_inline(o);
+            size_ = o.size_;
+        } else {
+            assign(o.begin(), o.end());
+        }
     }
     void release() {
         if (data_ != inline_) delete[] data_;
@@ -114,7 +127,7 @@ private:
     }
     void steal(Shape& o) {
         if (o.data_ == o.inline_) {
-            std::copy(o.inline_, o.inline_ + o.size_, inline_);
+            copy_inline(o);
             data_ = inline_;
             cap_ = inline_capacity;
         } else {
@@ -127,7 +140,7 @@ private:
         o.size_ = 0;
     }
 
-    int64_t inline_[inline_capacity] = {};
+    int64_t inline_[inline_capacity] = {}; // only the first size_ entries are meaningful
     int64_t* data_ = inline_;
     size_t size_ = 0;
     size_t cap_ = inline_capacity;

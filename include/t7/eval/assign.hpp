@@ -53,27 +53,42 @@ void check_devices(const E&) {
 
 } // namespace detail
 
+namespace detail {
+template <class T, class D, class E>
+void assign_node(Tensor<T, D>& dst, const E& e) {
+    check_devices(e);
+    Shape shape = expr_shape(e, "assign");
+    bool empty_input = false;
+    for_each_leaf(e, [&](const auto& l) { empty_input = empty_input || l.tensor.dim() == 0; });
+    if (empty_input) {
+        if (dst.dim() == 0) return;
+        fail<ShapeError>("assign: cannot assign an empty tensor to a tensor of size ", dst.sizes());
+    }
+    if (dst.dim() == 0) {
+        dst.resize(shape);
+    } else {
+        Shape joined = dst.sizes();
+        if (!broadcast_into(joined, shape) || !(joined == dst.sizes()))
+            fail<ShapeError>("assign: cannot assign an expression of size ", shape,
+                             " to a tensor of size ", dst.sizes());
+    }
+    if (needs_temporary(dst, e)) {
+        Tensor<T, D> tmp(dst.sizes());
+        Evaluator<D>::run_assign(tmp, e);
+        Evaluator<D>::run_assign(dst, as_node(tmp));
+    } else {
+        Evaluator<D>::run_assign(dst, e);
+    }
+}
+} // namespace detail
+
 template <class T, class D>
 template <Expression E>
 Tensor<T, D>& Tensor<T, D>::assign(const E& expr) {
-    auto e = as_node(expr);
-    detail::check_devices(e);
-    Shape shape = expr_shape(e, "assign");
-    if (dim() == 0) {
-        resize(shape);
-    } else {
-        Shape joined = sizes_;
-        if (!detail::broadcast_into(joined, shape) || !(joined == sizes_))
-            detail::fail<ShapeError>("assign: cannot assign an expression of size ", shape,
-                                     " to a tensor of size ", sizes_);
-    }
-    if (detail::needs_temporary(*this, e)) {
-        Tensor<T, D> tmp(sizes_);
-        Evaluator<D>::run_assign(tmp, e);
-        Evaluator<D>::run_assign(*this, as_node(tmp));
-    } else {
-        Evaluator<D>::run_assign(*this, e);
-    }
+    if constexpr (is_tensor_v<E>)
+        detail::assign_node(*this, as_node(expr));
+    else
+        detail::assign_node(*this, expr); // no copy of the tree
     return *this;
 }
 

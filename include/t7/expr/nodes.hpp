@@ -106,6 +106,7 @@ struct Apply : ExprTag {
         typename detail::operand_types<typename Op::rule, typename C::value_type...>::type;
     using value_type = typename detail::apply_result<Op, operands>::type;
     using device_type = typename detail::common_device<typename C::device_type...>::type;
+    using op_type = Op;
     static constexpr int leaves = (0 + ... + C::leaves);
     Op op;
     std::tuple<C...> children;
@@ -114,42 +115,48 @@ struct Apply : ExprTag {
 // ---- turning operands into nodes --------------------------------------------
 
 // A Tensor becomes a Leaf (sharing its storage); nodes stay as they are.
+// Rvalue subtrees are moved into their parent, so building a tree copies each
+// tensor handle once.
 template <class E>
-auto as_node(const E& e) {
-    if constexpr (is_tensor_v<E>)
-        return Leaf<typename E::value_type, typename E::device_type>{{}, e};
+auto as_node(E&& e) {
+    using X = std::remove_cvref_t<E>;
+    if constexpr (is_tensor_v<X>)
+        return Leaf<typename X::value_type, typename X::device_type>{{}, std::forward<E>(e)};
     else
-        return e;
+        return X(std::forward<E>(e));
 }
-template <Expression E>
-using node_t = decltype(as_node(std::declval<const E&>()));
+template <class E>
+using node_t = decltype(as_node(std::declval<E>()));
 
 template <class Op, class... E>
-auto make_apply(Op op, const E&... e) {
-    return Apply<Op, node_t<E>...>{{}, op, {as_node(e)...}};
+auto make_apply(Op op, E&&... e) {
+    return Apply<Op, node_t<E>...>{{}, op, {as_node(std::forward<E>(e))...}};
 }
 
 // An operand of a binary operator: an expression, or an arithmetic scalar that
 // takes the element type of the expression on the other side (a * 2.0 stays float).
 template <class X, class Other>
-auto as_operand(const X& x) {
-    if constexpr (Expression<X>)
-        return as_node(x);
-    else
-        return Scalar<compute_t<typename node_t<Other>::value_type>>{
-            {}, static_cast<compute_t<typename node_t<Other>::value_type>>(x)};
+auto as_operand(X&& x) {
+    if constexpr (Expression<X>) {
+        return as_node(std::forward<X>(x));
+    } else {
+        using S = compute_t<typename node_t<Other>::value_type>;
+        return Scalar<S>{{}, static_cast<S>(x)};
+    }
 }
 
 template <class A, class B>
-concept Operands = (Expression<A> && (Expression<B> || Arithmetic<B>)) ||
-                   (Arithmetic<A> && Expression<B>);
+concept Operands = (Expression<A> && (Expression<B> || Arithmetic<std::remove_cvref_t<B>>)) ||
+                   (Arithmetic<std::remove_cvref_t<A>> && Expression<B>);
 
 template <class Op, class A, class B>
-auto make_binary(Op op, const A& a, const B& b) {
+auto make_binary(Op op, A&& a, B&& b) {
+    using RA = std::remove_cvref_t<A>;
+    using RB = std::remove_cvref_t<B>;
     if constexpr (Expression<A>)
-        return make_apply(op, as_node(a), as_operand<B, A>(b));
+        return make_apply(op, as_node(std::forward<A>(a)), as_operand<B, RA>(std::forward<B>(b)));
     else
-        return make_apply(op, as_operand<A, B>(a), as_node(b));
+        return make_apply(op, as_operand<A, RB>(std::forward<A>(a)), as_node(std::forward<B>(b)));
 }
 
 } // namespace t7

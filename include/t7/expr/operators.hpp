@@ -9,7 +9,9 @@ namespace t7 {
 #define T7_BINARY_OPERATOR(SYM, OP)                                                                \
     template <class A, class B>                                                                    \
     requires Operands<A, B>                                                                        \
-    auto operator SYM(const A& a, const B& b) { return make_binary(OP{}, a, b); }
+    auto operator SYM(A&& a, B&& b) {                                                              \
+        return make_binary(OP{}, std::forward<A>(a), std::forward<B>(b));                          \
+    }
 T7_BINARY_OPERATOR(+, op::add)
 T7_BINARY_OPERATOR(-, op::sub)
 T7_BINARY_OPERATOR(*, op::mul)
@@ -23,14 +25,14 @@ T7_BINARY_OPERATOR(!=, op::ne)
 #undef T7_BINARY_OPERATOR
 
 template <Expression A>
-auto operator-(const A& a) {
-    return make_apply(op::neg{}, a);
+auto operator-(A&& a) {
+    return make_apply(op::neg{}, std::forward<A>(a));
 }
 
 #define T7_BINARY_FUNCTION(NAME, OP)                                                               \
     template <class A, class B>                                                                    \
     requires Operands<A, B>                                                                        \
-    auto NAME(const A& a, const B& b) { return make_binary(OP{}, a, b); }
+    auto NAME(A&& a, B&& b) { return make_binary(OP{}, std::forward<A>(a), std::forward<B>(b)); }
 T7_BINARY_FUNCTION(lt, op::lt)
 T7_BINARY_FUNCTION(le, op::le)
 T7_BINARY_FUNCTION(gt, op::gt)
@@ -47,8 +49,8 @@ T7_BINARY_FUNCTION(cmin, op::cmin)
 
 #define T7_UNARY_FUNCTION(NAME)                                                                    \
     template <Expression A>                                                                        \
-    auto NAME(const A& a) {                                                                        \
-        return make_apply(op::NAME{}, a);                                                          \
+    auto NAME(A&& a) {                                                                             \
+        return make_apply(op::NAME{}, std::forward<A>(a));                                         \
     }
 T7_UNARY_FUNCTION(abs)
 T7_UNARY_FUNCTION(sign)
@@ -83,7 +85,7 @@ auto as_third(const X& x) {
     if constexpr (Expression<X>)
         return as_node(x);
     else
-        return as_operand<X, E>(x);
+        return as_operand<const X&, E>(x);
 }
 } // namespace detail
 
@@ -107,8 +109,8 @@ requires(Expression<A> || Expression<B>) auto where(const M& mask, const A& a, c
 }
 
 template <class U, Expression E>
-auto cast(const E& e) {
-    return make_apply(op::cast<U>{}, e);
+auto cast(E&& e) {
+    return make_apply(op::cast<U>{}, std::forward<E>(e));
 }
 
 // A user functor as one fused node: t7::map([](float a, float b) { ... }, x, y).

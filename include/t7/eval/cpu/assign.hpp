@@ -8,6 +8,7 @@
 #include "../../expr/traverse.hpp"
 #include "../../iter/loop.hpp"
 #include "../../iter/parallel.hpp"
+#include "../../iter/tile.hpp"
 #include "node_eval.hpp"
 
 #include <array>
@@ -16,20 +17,37 @@ namespace t7 {
 
 namespace cpu {
 
-// Evaluates n elements of `e` into out[0], out[os], ... for one run.
-template <class T, class E>
-T7_INLINE void assign_run(T* T7_RESTRICT out, int64_t os, const E& e, const RunArgs& r, int64_t n,
-                          bool packets) {
+template <bool AllUnit, class T, class B>
+T7_INLINE void packet_loop(T* T7_RESTRICT out, const B& b, int64_t n) {
+    constexpr int P = packet_size<T>;
+    int64_t i = 0;
+    for (; i + P <= n; i += P) ei::pstoreu(out + i, packet_at<AllUnit>(b, i));
+    for (; i < n; ++i) out[i] = scalar_at(b, i);
+}
+
+// How a run's leaves stride: packets need unit or zero strides (and a unit-
+// stride destination); all-unit runs skip the broadcast test per packet.
+enum class RunKind { scalar, packets, unit_packets };
+
+// Evaluates n elements of the bound tree b (of node type E) into out[0],
+// out[os], ... for one run.
+template <class E, class T, class B>
+T7_INLINE void assign_run(T* T7_RESTRICT out, int64_t os, const B& b, int64_t n, RunKind kind) {
     if constexpr (vectorizable_v<E, T>) {
-        if (packets) {
-            constexpr int P = packet_size<T>;
-            int64_t i = 0;
-            for (; i + P <= n; i += P) ei::pstoreu(out + i, packet_at<0>(e, r, i));
-            for (; i < n; ++i) out[i] = scalar_at<0>(e, r, i);
-            return;
-        }
+        if (kind == RunKind::unit_packets) return packet_loop<true>(out, b, n);
+        if (kind == RunKind::packets) return packet_loop<false>(out, b, n);
     }
-    for (int64_t i = 0; i < n; ++i) out[i * os] = convert<T>(scalar_at<0>(e, r, i));
+    for (int64_t i = 0; i < n; ++i) out[i * os] = convert<T>(scalar_at(b, i));
+}
+
+template <size_t N>
+RunKind run_kind(const iter::Loop<N>& L, size_t first_leaf, bool unit_out) {
+    bool unit = true, packets = unit_out;
+    for (size_t k = first_leaf; k < N; ++k) {
+        unit = unit && L.inner_stride(k) == 1;
+        packets = packets && (L.inner_stride(k) == 0 || L.inner_stride(k) == 1);
+    }
+    return !packets ? RunKind::scalar : (unit ? RunKind::unit_packets : RunKind::packets);
 }
 
 // Operand table of one evaluation: pointers and broadcast strides, operand 0
@@ -74,27 +92,36 @@ struct AssignEvaluator {
         cpu::collect_leaves<1>(e, shape, ops);
         const iter::Loop<N> L = cpu::plan(shape, ops);
 
-        // Packets need a unit-stride destination and unit or zero leaf strides.
-        bool packets = L.inner_stride(0) == 1;
-        for (size_t k = 1; k < N; ++k)
-            packets = packets && (L.inner_stride(k) == 0 || L.inner_stride(k) == 1);
+        const RunKind kind = run_kind(L, 1, L.inner_stride(0) == 1);
         std::array<int64_t, N> inner;
         for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
 
         T* out = dst.data();
-        detail::int_div_by_zero_flag() = false;
-        bool div_by_zero = false;
-        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t) {
-            detail::int_div_by_zero_flag() = false;
+        auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
             std::array<const void*, N> ptr;
-            iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
-                for (size_t k = 1; k < N; ++k)
-                    ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-                cpu::RunArgs r{ptr.data() + 1, inner.data() + 1};
-                cpu::assign_run(out + off[0], inner[0], e, r, n, packets);
-            });
+            for (size_t k = 1; k < N; ++k)
+                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+            const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
+            assign_run<E>(out + off[0], inner[0], b, n, kind);
+        };
+        bool div_by_zero = false;
+        auto chunk = [&](auto&& walk) {
+            detail::int_div_by_zero_flag() = false;
+            walk();
             if (detail::int_div_by_zero_flag()) div_by_zero = true; // benign race: only set
-        });
+        };
+        if (iter::wants_tiling(L)) {
+            const int64_t units = iter::tile_units(L);
+            const int64_t grain =
+                std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
+            iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
+                chunk([&] { iter::for_each_tiled_run(L, b, end, run); });
+            });
+        } else {
+            iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+                chunk([&] { iter::for_each_run(L, b, end, run); });
+            });
+        }
         if (div_by_zero) detail::fail<Error>("div: integer division by zero");
     }
 };

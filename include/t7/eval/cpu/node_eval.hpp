@@ -1,7 +1,8 @@
-// How the CPU evaluates a tree over one inner run: `scalar_at` computes element
-// i, `packet_at` a packet of elements starting at i. Leaf K reads operand K of
-// the run (its pointer and inner stride); scalars and functors come from the
-// tree itself. Both recursions are fully inlined into one loop body.
+// How the CPU evaluates a tree over one inner run. The tree is first *bound*
+// to the run: each Leaf becomes {pointer, inner stride}, each Scalar its value,
+// into a small local value the compiler keeps in registers (a float store to
+// the destination cannot alias it). `scalar_at` computes element i,
+// `packet_at` a packet of elements starting at i; both inline into one loop.
 #pragma once
 
 #include "../../expr/nodes.hpp"
@@ -20,6 +21,21 @@ struct RunArgs {
     const int64_t* stride;
 };
 
+template <class T>
+struct BoundLeaf {
+    const T* p;
+    int64_t s;
+};
+template <class T>
+struct BoundScalar {
+    T v;
+};
+template <class Node, class... C>
+struct BoundApply {
+    typename Node::op_type op;
+    std::tuple<C...> c;
+};
+
 template <class... C>
 constexpr std::array<int, sizeof...(C)> leaf_offsets() {
     std::array<int, sizeof...(C)> off{};
@@ -28,26 +44,46 @@ constexpr std::array<int, sizeof...(C)> leaf_offsets() {
     return off;
 }
 
-// ---- scalar evaluation -------------------------------------------------------
+// Leaf K of the tree reads operand K of the run.
 template <int K, class T, class D>
-T7_INLINE T scalar_at(const Leaf<T, D>&, const RunArgs& r, int64_t i) {
-    return static_cast<const T*>(r.ptr[K])[i * r.stride[K]];
+T7_INLINE BoundLeaf<T> bind(const Leaf<T, D>&, const RunArgs& r) {
+    return {static_cast<const T*>(r.ptr[K]), r.stride[K]};
 }
 template <int K, class T>
-T7_INLINE T scalar_at(const Scalar<T>& s, const RunArgs&, int64_t) {
-    return s.value;
+T7_INLINE BoundScalar<T> bind(const Scalar<T>& s, const RunArgs&) {
+    return {s.value};
 }
 template <int K, class Op, class... C, size_t... J>
-T7_INLINE auto scalar_apply(const Apply<Op, C...>& a, const RunArgs& r, int64_t i,
-                            std::index_sequence<J...>) {
-    using Ops = typename Apply<Op, C...>::operands;
+T7_INLINE auto bind_apply(const Apply<Op, C...>& a, const RunArgs& r, std::index_sequence<J...>) {
     constexpr auto off = leaf_offsets<C...>();
-    return a.op(convert<std::tuple_element_t<J, Ops>>(
-        scalar_at<K + off[J]>(std::get<J>(a.children), r, i))...);
+    using B =
+        BoundApply<Apply<Op, C...>, decltype(bind<K + off[J]>(std::get<J>(a.children), r))...>;
+    return B{a.op, {bind<K + off[J]>(std::get<J>(a.children), r)...}};
 }
 template <int K, class Op, class... C>
-T7_INLINE auto scalar_at(const Apply<Op, C...>& a, const RunArgs& r, int64_t i) {
-    return scalar_apply<K>(a, r, i, std::index_sequence_for<C...>{});
+T7_INLINE auto bind(const Apply<Op, C...>& a, const RunArgs& r) {
+    return bind_apply<K>(a, r, std::index_sequence_for<C...>{});
+}
+template <class E>
+using bound_t = decltype(bind<0>(std::declval<const E&>(), std::declval<const RunArgs&>()));
+
+// ---- scalar evaluation -------------------------------------------------------
+template <class T>
+T7_INLINE T scalar_at(const BoundLeaf<T>& l, int64_t i) {
+    return l.p[i * l.s];
+}
+template <class T>
+T7_INLINE T scalar_at(const BoundScalar<T>& s, int64_t) {
+    return s.v;
+}
+template <class Node, class... C, size_t... J>
+T7_INLINE auto scalar_apply(const BoundApply<Node, C...>& a, int64_t i, std::index_sequence<J...>) {
+    using Ops = typename Node::operands;
+    return a.op(convert<std::tuple_element_t<J, Ops>>(scalar_at(std::get<J>(a.c), i))...);
+}
+template <class Node, class... C>
+T7_INLINE auto scalar_at(const BoundApply<Node, C...>& a, int64_t i) {
+    return scalar_apply(a, i, std::index_sequence_for<C...>{});
 }
 
 // ---- packet evaluation --------------------------------------------------------
@@ -66,25 +102,27 @@ struct vectorizable<Apply<Op, C...>, T>
 template <class E, class T>
 inline constexpr bool vectorizable_v = vectorizable<E, T>::value;
 
-template <int K, class T, class D>
-T7_INLINE packet_t<T> packet_at(const Leaf<T, D>&, const RunArgs& r, int64_t i) {
-    const T* p = static_cast<const T*>(r.ptr[K]);
-    return r.stride[K] == 0 ? ei::pset1<packet_t<T>>(*p) : ei::ploadu<packet_t<T>>(p + i);
+// AllUnit: every leaf is known to be unit-stride along the run (no broadcast
+// check per packet); otherwise a leaf of stride 0 broadcasts its element.
+template <bool AllUnit = false, class T>
+T7_INLINE packet_t<T> packet_at(const BoundLeaf<T>& l, int64_t i) {
+    if constexpr (AllUnit)
+        return ei::ploadu<packet_t<T>>(l.p + i);
+    else
+        return l.s == 0 ? ei::pset1<packet_t<T>>(*l.p) : ei::ploadu<packet_t<T>>(l.p + i);
 }
-template <int K, class T>
-T7_INLINE packet_t<T> packet_at(const Scalar<T>& s, const RunArgs&, int64_t) {
-    return ei::pset1<packet_t<T>>(s.value);
+template <bool AllUnit = false, class T>
+T7_INLINE packet_t<T> packet_at(const BoundScalar<T>& s, int64_t) {
+    return ei::pset1<packet_t<T>>(s.v);
 }
-template <int K, class Op, class... C, size_t... J>
-T7_INLINE auto packet_apply(const Apply<Op, C...>& a, const RunArgs& r, int64_t i,
-                            std::index_sequence<J...>) {
-    using T = typename Apply<Op, C...>::value_type;
-    constexpr auto off = leaf_offsets<C...>();
-    return packet_op<Op, T>::run(packet_at<K + off[J]>(std::get<J>(a.children), r, i)...);
+template <bool AllUnit, class Node, class... C, size_t... J>
+T7_INLINE auto packet_apply(const BoundApply<Node, C...>& a, int64_t i, std::index_sequence<J...>) {
+    using T = typename Node::value_type;
+    return packet_op<typename Node::op_type, T>::run(packet_at<AllUnit>(std::get<J>(a.c), i)...);
 }
-template <int K, class Op, class... C>
-T7_INLINE auto packet_at(const Apply<Op, C...>& a, const RunArgs& r, int64_t i) {
-    return packet_apply<K>(a, r, i, std::index_sequence_for<C...>{});
+template <bool AllUnit = false, class Node, class... C>
+T7_INLINE auto packet_at(const BoundApply<Node, C...>& a, int64_t i) {
+    return packet_apply<AllUnit>(a, i, std::index_sequence_for<C...>{});
 }
 
 } // namespace t7::cpu

@@ -73,8 +73,8 @@ inline constexpr bool packet_reducible = packet_red<R>::ok&&
     std::is_floating_point_v<typename E::value_type>&& vectorizable_v<E, typename E::value_type>;
 
 // Folds n elements of one run into `acc`.
-template <class R, class A, class E>
-T7_INLINE A reduce_run(const E& e, const RunArgs& r, int64_t n, bool packets, A acc) {
+template <class R, class E, class A, class B>
+T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
     using V = typename E::value_type;
     if constexpr (packet_reducible<R, E>) {
         if (packets) {
@@ -87,42 +87,41 @@ T7_INLINE A reduce_run(const E& e, const RunArgs& r, int64_t n, bool packets, A 
                 int64_t stop = i + std::min<int64_t>(block, (n - i) / W * W);
                 P a0 = PR::template identity<P>(), a1 = a0, a2 = a0, a3 = a0;
                 for (; i < stop; i += W) {
-                    a0 = PR::step(a0, packet_at<0>(e, r, i));
-                    a1 = PR::step(a1, packet_at<0>(e, r, i + W / 4));
-                    a2 = PR::step(a2, packet_at<0>(e, r, i + W / 2));
-                    a3 = PR::step(a3, packet_at<0>(e, r, i + 3 * W / 4));
+                    a0 = PR::step(a0, packet_at(b, i));
+                    a1 = PR::step(a1, packet_at(b, i + W / 4));
+                    a2 = PR::step(a2, packet_at(b, i + W / 2));
+                    a3 = PR::step(a3, packet_at(b, i + 3 * W / 4));
                 }
                 acc = R::merge(acc, A(PR::fold(PR::step(PR::step(a0, a1), PR::step(a2, a3)))));
             }
-            for (; i < n; ++i) acc = R::step(acc, scalar_at<0>(e, r, i));
+            for (; i < n; ++i) acc = R::step(acc, scalar_at(b, i));
             return acc;
         }
     }
-    for (int64_t i = 0; i < n; ++i) acc = R::step(acc, scalar_at<0>(e, r, i));
+    for (int64_t i = 0; i < n; ++i) acc = R::step(acc, scalar_at(b, i));
     return acc;
 }
 
 // out[i * os] = step(out[i * os], e[i]) for one run (the non-reduced dimension
 // is innermost): computed in packets into a small buffer, then folded in A.
-template <class R, class A, class E>
-T7_INLINE void accumulate_run(A* out, int64_t os, const E& e, const RunArgs& r, int64_t n,
-                              bool packets) {
+template <class R, class E, class A, class B>
+T7_INLINE void accumulate_run(A* out, int64_t os, const B& b, int64_t n, bool packets) {
     using V = typename E::value_type;
     if constexpr (vectorizable_v<E, V>) {
         if (packets && os == 1) {
-            constexpr int64_t B = 64;
-            alignas(64) V tmp[B];
+            constexpr int64_t chunk = 64;
+            alignas(64) V tmp[chunk];
             int64_t i = 0;
-            for (; i + B <= n; i += B) {
-                for (int64_t j = 0; j < B; j += packet_size<V>)
-                    ei::pstore(tmp + j, packet_at<0>(e, r, i + j));
-                for (int64_t j = 0; j < B; ++j) out[i + j] = R::step(out[i + j], tmp[j]);
+            for (; i + chunk <= n; i += chunk) {
+                for (int64_t j = 0; j < chunk; j += packet_size<V>)
+                    ei::pstore(tmp + j, packet_at(b, i + j));
+                for (int64_t j = 0; j < chunk; ++j) out[i + j] = R::step(out[i + j], tmp[j]);
             }
-            for (; i < n; ++i) out[i] = R::step(out[i], scalar_at<0>(e, r, i));
+            for (; i < n; ++i) out[i] = R::step(out[i], scalar_at(b, i));
             return;
         }
     }
-    for (int64_t i = 0; i < n; ++i) out[i * os] = R::step(out[i * os], scalar_at<0>(e, r, i));
+    for (int64_t i = 0; i < n; ++i) out[i * os] = R::step(out[i * os], scalar_at(b, i));
 }
 
 template <size_t N>
@@ -141,8 +140,8 @@ struct ReduceEvaluator {
         using A = typename R::template acc<V>;
         constexpr size_t N = size_t(E::leaves);
         if constexpr (N == 0) {
-            RunArgs r{nullptr, nullptr};
-            return R::step(R::template identity<A>(), scalar_at<0>(e, r, 0));
+            const auto b = bind<0>(e, RunArgs{nullptr, nullptr});
+            return R::step(R::template identity<A>(), scalar_at(b, 0));
         } else {
             Operands<N> ops;
             collect_leaves<0>(e, shape, ops);
@@ -154,17 +153,17 @@ struct ReduceEvaluator {
             std::unique_ptr<A[]> partial(new A[size_t(threads)]);
             std::fill(partial.get(), partial.get() + threads, R::template identity<A>());
             iter::parallel_for(
-                L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t c) {
+                L.numel, iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t c) {
                     A acc = R::template identity<A>();
                     std::array<const void*, N> ptr;
-                    iter::for_each_run(L, b, end,
-                                       [&](const std::array<int64_t, N>& off, int64_t n) {
-                                           for (size_t k = 0; k < N; ++k)
-                                               ptr[k] = static_cast<const char*>(ops.base[k]) +
-                                                        off[k] * ops.elem_size[k];
-                                           acc = reduce_run<R>(e, RunArgs{ptr.data(), inner.data()},
-                                                               n, packets, acc);
-                                       });
+                    iter::for_each_run(
+                        L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+                            for (size_t k = 0; k < N; ++k)
+                                ptr[k] = static_cast<const char*>(ops.base[k]) +
+                                         off[k] * ops.elem_size[k];
+                            const auto b = bind<0>(e, RunArgs{ptr.data(), inner.data()});
+                            acc = reduce_run<R, E>(b, n, packets, acc);
+                        });
                     partial[size_t(c)] = acc;
                 });
             A result = R::template identity<A>();
@@ -188,17 +187,17 @@ struct ReduceEvaluator {
         std::array<int64_t, N> inner;
         for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
 
-        auto walk = [&](A* out, int64_t b, int64_t end) {
+        auto walk = [&](A* out, int64_t begin, int64_t end) {
             std::array<const void*, N> ptr;
-            iter::for_each_run(L, b, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+            iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
                 for (size_t k = 1; k < N; ++k)
                     ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-                RunArgs r{ptr.data() + 1, inner.data() + 1};
+                const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
                 if (inner[0] == 0)
                     out[off[0]] = R::merge(
-                        out[off[0]], reduce_run<R>(e, r, n, packets, R::template identity<A>()));
+                        out[off[0]], reduce_run<R, E>(b, n, packets, R::template identity<A>()));
                 else
-                    accumulate_run<R>(out + off[0], inner[0], e, r, n, packets);
+                    accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
             });
         };
 
@@ -256,10 +255,10 @@ struct ReduceEvaluator {
         iter::for_each_run(L, 0, L.numel, [&](const std::array<int64_t, N>& off, int64_t n) {
             for (size_t k = 3; k < N; ++k)
                 ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-            RunArgs r{ptr.data() + 3, inner.data() + 3};
+            const auto b = bind<0>(e, RunArgs{ptr.data() + 3, inner.data() + 3});
             for (int64_t i = 0; i < n; ++i) {
                 V& best = v[off[0] + i * inner[0]];
-                V x = convert<V>(scalar_at<0>(e, r, i));
+                V x = convert<V>(scalar_at(b, i));
                 bool first = off[2] + i * inner[2] == 0;
                 if (first || (best == best && R::step(best, x) != best) ||
                     (x != x && best == best)) {

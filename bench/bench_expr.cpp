@@ -1,0 +1,307 @@
+// Expression-engine benchmarks (issue: fused lazy expression engine). For each
+// workload, in the same run: tensor7, a hand-written C++ loop over the same data
+// (the practical limit), the same expression in Eigen, and the copy bandwidth
+// (y = x). Ratios > 1 mean tensor7 is faster. Usage: bench_expr [reps]
+#include "timing.hpp"
+
+#include <t7/t7.hpp>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+using t7::FloatTensor;
+using Arr = Eigen::Map<Eigen::ArrayXf>;
+using Mat = Eigen::Map<Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+namespace {
+
+int g_threads = 1;
+int g_reps = 5;
+
+// Runs body(begin, end) over [0, n) split across g_threads (the hand loops'
+// and Eigen's threading, matching tensor7's static split).
+void split(int64_t n, const std::function<void(int64_t, int64_t)>& body) {
+    if (g_threads == 1 || n < 32768) return body(0, n);
+#pragma omp parallel for num_threads(g_threads) schedule(static, 1)
+    for (int c = 0; c < g_threads; ++c) body(n * c / g_threads, n * (c + 1) / g_threads);
+}
+
+FloatTensor filled(t7::Shape s, float lo, float hi, unsigned seed) {
+    FloatTensor t(s);
+    unsigned x = seed;
+    t.apply([&] {
+        x = x * 1664525u + 1013904223u;
+        return lo + (hi - lo) * float(x >> 8) / float(1 << 24);
+    });
+    return t;
+}
+
+struct Row {
+    std::string name;
+    int64_t n;
+    double bytes, t7, hand, eigen, copy;
+};
+std::vector<Row> rows;
+
+void report(const Row& r) {
+    double gbs = r.bytes / r.t7 / 1e9, copy_gbs = r.copy / 1e9;
+    std::printf("%-28s n=%-9lld thr=%d  t7 %9.3f us  hand %9.3f us  eigen %9.3f us  "
+                "t7/hand %5.2fx  t7/eigen %5.2fx  %6.1f GB/s (%3.0f%% of copy)\n",
+                r.name.c_str(), (long long)r.n, g_threads, r.t7 * 1e6, r.hand * 1e6, r.eigen * 1e6,
+                r.hand / r.t7, r.eigen / r.t7, gbs, 100 * gbs / copy_gbs);
+    rows.push_back(r);
+}
+
+int64_t inner_calls(int64_t n) { return std::max<int64_t>(1, (1 << 22) / n); }
+
+// Copy bandwidth: bytes per second of y = x (read + write) for n floats.
+double copy_bandwidth(int64_t n) {
+    FloatTensor x = filled({n}, 0, 1, 1), y(n);
+    const float* xp = x.data();
+    float* yp = y.data();
+    double t = bench::best_time(
+        [&] {
+            split(n, [&](int64_t b, int64_t e) { std::memcpy(yp + b, xp + b, size_t(e - b) * 4); });
+        },
+        g_reps, inner_calls(n));
+    return 8.0 * double(n) / t;
+}
+
+void elementwise(int64_t n) {
+    const double copy = copy_bandwidth(n);
+    FloatTensor a = filled({n}, 0.5f, 2, 1), b = filled({n}, 0.5f, 2, 2), c = filled({n}, -1, 1, 3),
+                d = filled({n}, 0.5f, 2, 4), y(n);
+    float *A = a.data(), *B = b.data(), *C = c.data(), *D = d.data(), *Y = y.data();
+    const float s = 1.5f;
+    Arr ea(A, n), eb(B, n), ec(C, n), ed(D, n), ey(Y, n);
+    const int64_t k = inner_calls(n);
+    auto eig = [&](auto expr) {
+        split(n, [&](int64_t bg, int64_t e) { ey.segment(bg, e - bg) = expr(bg, e - bg); });
+    };
+
+    Row w2{"W2 y=a+s*b", n, 12.0 * double(n), 0, 0, 0, copy};
+    w2.t7 = bench::best_time([&] { y = a + s * b; }, g_reps, k);
+    w2.hand = bench::best_time(
+        [&] {
+            split(n, [&](int64_t bg, int64_t e) {
+                for (int64_t i = bg; i < e; ++i) Y[i] = A[i] + s * B[i];
+            });
+        },
+        g_reps, k);
+    w2.eigen = bench::best_time(
+        [&] { eig([&](int64_t o, int64_t m) { return ea.segment(o, m) + s * eb.segment(o, m); }); },
+        g_reps, k);
+    report(w2);
+
+    Row w3{"W3 y=a*b+c*d-a/(b+1)", n, 20.0 * double(n), 0, 0, 0, copy};
+    w3.t7 = bench::best_time([&] { y = a * b + c * d - a / (b + 1); }, g_reps, k);
+    w3.hand = bench::best_time(
+        [&] {
+            split(n, [&](int64_t bg, int64_t e) {
+                for (int64_t i = bg; i < e; ++i)
+                    Y[i] = A[i] * B[i] + C[i] * D[i] - A[i] / (B[i] + 1);
+            });
+        },
+        g_reps, k);
+    w3.eigen = bench::best_time(
+        [&] {
+            eig([&](int64_t o, int64_t m) {
+                return ea.segment(o, m) * eb.segment(o, m) + ec.segment(o, m) * ed.segment(o, m) -
+                       ea.segment(o, m) / (eb.segment(o, m) + 1.f);
+            });
+        },
+        g_reps, k);
+    report(w3);
+
+    Row w4{"W4 sin(a)*exp(-b)+sqrt|c|", n, 16.0 * double(n), 0, 0, 0, copy};
+    w4.t7 =
+        bench::best_time([&] { y = t7::sin(a) * t7::exp(-b) + t7::sqrt(t7::abs(c)); }, g_reps, k);
+    w4.hand = bench::best_time(
+        [&] {
+            split(n, [&](int64_t bg, int64_t e) {
+                for (int64_t i = bg; i < e; ++i)
+                    Y[i] = std::sin(A[i]) * std::exp(-B[i]) + std::sqrt(std::abs(C[i]));
+            });
+        },
+        g_reps, k);
+    w4.eigen = bench::best_time(
+        [&] {
+            eig([&](int64_t o, int64_t m) {
+                return ea.segment(o, m).sin() * (-eb.segment(o, m)).exp() +
+                       ec.segment(o, m).abs().sqrt();
+            });
+        },
+        g_reps, k);
+    report(w4);
+
+    Row w7{"W7 sum(a*b)", n, 8.0 * double(n), 0, 0, 0, copy};
+    double r7 = 0;
+    w7.t7 = bench::best_time(
+        [&] {
+            r7 = t7::sum(a * b);
+            bench::keep(r7);
+        },
+        g_reps, k);
+    w7.hand = bench::best_time(
+        [&] {
+            double tot = 0;
+#pragma omp parallel for num_threads(g_threads) reduction(+ : tot) if (g_threads > 1 && n >= 32768)
+            for (int c2 = 0; c2 < g_threads; ++c2) {
+                int64_t bg = n * c2 / g_threads, e = n * (c2 + 1) / g_threads;
+                float acc[16] = {};
+                int64_t i = bg;
+                for (; i + 16 <= e; i += 16)
+                    for (int j = 0; j < 16; ++j) acc[j] += A[i + j] * B[i + j];
+                double part = 0;
+                for (int j = 0; j < 16; ++j) part += acc[j];
+                for (; i < e; ++i) part += A[i] * B[i];
+                tot += part;
+            }
+            bench::keep(tot);
+        },
+        g_reps, k);
+    w7.eigen = bench::best_time(
+        [&] {
+            double tot = 0;
+#pragma omp parallel for num_threads(g_threads) reduction(+ : tot) if (g_threads > 1 && n >= 32768)
+            for (int c2 = 0; c2 < g_threads; ++c2) {
+                int64_t bg = n * c2 / g_threads, m = n * (c2 + 1) / g_threads - bg;
+                tot += (ea.segment(bg, m) * eb.segment(bg, m)).sum();
+            }
+            bench::keep(tot);
+        },
+        g_reps, k);
+    report(w7);
+}
+
+void matrices() {
+    const int64_t m = 4096, n = m * m;
+    const double copy = copy_bandwidth(n);
+    FloatTensor x = filled({m, m}, 0, 1, 5), y(m, m), r = filled({1, m}, 0, 1, 6),
+                c = filled({m, 1}, 0, 1, 7);
+    float *X = x.data(), *Y = y.data(), *R = r.data(), *Cc = c.data();
+    Mat ex(X, m, m), ey(Y, m, m);
+
+    Row w5{"W5 y=x.t()+x (4096^2)", n, 12.0 * double(n), 0, 0, 0, copy};
+    w5.t7 = bench::best_time([&] { y = x.t() + x; }, g_reps, 1);
+    w5.hand = bench::best_time(
+        [&] {
+            split(m / 64, [&](int64_t b, int64_t e) {
+                for (int64_t ib = b * 64; ib < e * 64; ib += 64)
+                    for (int64_t jb = 0; jb < m; jb += 64)
+                        for (int64_t i = ib; i < ib + 64; ++i)
+                            for (int64_t j = jb; j < jb + 64; ++j)
+                                Y[i * m + j] = X[j * m + i] + X[i * m + j];
+            });
+        },
+        g_reps, 1);
+    w5.eigen = bench::best_time(
+        [&] {
+            split(m, [&](int64_t b, int64_t e) {
+                ey.middleRows(b, e - b) =
+                    ex.transpose().middleRows(b, e - b) + ex.middleRows(b, e - b);
+            });
+        },
+        g_reps, 1);
+    report(w5);
+
+    Row w6{"W6 y=a*r+c bcast (4096^2)", n, 8.0 * double(n), 0, 0, 0, copy};
+    w6.t7 = bench::best_time([&] { y = x * r + c; }, g_reps, 1);
+    w6.hand = bench::best_time(
+        [&] {
+            split(m, [&](int64_t b, int64_t e) {
+                for (int64_t i = b; i < e; ++i)
+                    for (int64_t j = 0; j < m; ++j) Y[i * m + j] = X[i * m + j] * R[j] + Cc[i];
+            });
+        },
+        g_reps, 1);
+    Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>> er(R, m);
+    Eigen::Map<Eigen::Array<float, Eigen::Dynamic, 1>> ec(Cc, m);
+    w6.eigen = bench::best_time(
+        [&] {
+            split(m, [&](int64_t b, int64_t e) {
+                ey.middleRows(b, e - b) =
+                    (ex.middleRows(b, e - b).rowwise() * er).colwise() + ec.segment(b, e - b);
+            });
+        },
+        g_reps, 1);
+    report(w6);
+
+    FloatTensor rows_out(m, 1), cols_out(1, m);
+    float *RO = rows_out.data(), *CO = cols_out.data();
+    Row w8r{"W8 row sums (4096^2)", n, 4.0 * double(n), 0, 0, 0, copy};
+    w8r.t7 = bench::best_time([&] { rows_out = t7::sum(x, 1); }, g_reps, 1);
+    w8r.hand = bench::best_time(
+        [&] {
+            split(m, [&](int64_t b, int64_t e) {
+                for (int64_t i = b; i < e; ++i) {
+                    float acc[16] = {};
+                    for (int64_t j = 0; j < m; j += 16)
+                        for (int k = 0; k < 16; ++k) acc[k] += X[i * m + j + k];
+                    double t = 0;
+                    for (int k = 0; k < 16; ++k) t += acc[k];
+                    RO[i] = float(t);
+                }
+            });
+        },
+        g_reps, 1);
+    Eigen::Map<Eigen::VectorXf> ero(RO, m);
+    w8r.eigen = bench::best_time(
+        [&] {
+            split(m, [&](int64_t b, int64_t e) {
+                ero.segment(b, e - b) = ex.middleRows(b, e - b).rowwise().sum().matrix();
+            });
+        },
+        g_reps, 1);
+    report(w8r);
+
+    Row w8c{"W8 col sums (4096^2)", n, 4.0 * double(n), 0, 0, 0, copy};
+    w8c.t7 = bench::best_time([&] { cols_out = t7::sum(x, 0); }, g_reps, 1);
+    w8c.hand = bench::best_time(
+        [&] {
+            std::vector<std::vector<float>> part(size_t(g_threads),
+                                                 std::vector<float>(size_t(m), 0.f));
+            split(m, [&](int64_t b, int64_t e) {
+                int c2 = int(b * g_threads / m);
+                float* acc = part[size_t(c2)].data();
+                std::fill(acc, acc + m, 0.f);
+                for (int64_t i = b; i < e; ++i)
+                    for (int64_t j = 0; j < m; ++j) acc[j] += X[i * m + j];
+            });
+            for (int64_t j = 0; j < m; ++j) {
+                float t = 0;
+                for (int c2 = 0; c2 < g_threads; ++c2) t += part[size_t(c2)][size_t(j)];
+                CO[j] = t;
+            }
+        },
+        g_reps, 1);
+    Eigen::Map<Eigen::RowVectorXf> eco(CO, m);
+    w8c.eigen = bench::best_time([&] { eco = ex.colwise().sum().matrix(); }, g_reps, 1);
+    report(w8c);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc > 1) g_reps = std::max(1, std::atoi(argv[1]));
+    std::printf("tensor7 expression benchmarks (best of %d; ratios = time(other) / time(t7))\n",
+                g_reps);
+    for (int threads : {1, 2}) {
+        g_threads = threads;
+        t7::setNumThreads(threads);
+        std::printf("\n== %d thread(s) ==\n", threads);
+        elementwise(int64_t(1) << 24);
+        elementwise(int64_t(1) << 10);
+        matrices();
+    }
+    return 0;
+}
