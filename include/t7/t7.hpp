@@ -28,3 +28,4 @@
 #include "tensor/copy.hpp"
 
 #include "expr/inplace.hpp"
+#include "io/print.hpp"
