@@ -1,0 +1,307 @@
+// t7::Object: any value a Torch7 file can hold (nil, number, boolean, string,
+// table, and a tensor or storage of the seven types). Like a Lua value, an
+// Object is a handle: copies share the same table, so a table or tensor that
+// appears twice in a tree is one object, and is written once (t7_writer.hpp).
+#pragma once
+
+#include "../core/error.hpp"
+#include "../tensor/tensor.hpp"
+
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace t7 {
+
+namespace detail::t7file {
+class Reader;
+}
+
+// The seven Torch7 element types, in Torch7's order (Byte Char Short Int Long Float Double).
+template <class T>
+concept TorchElement = std::same_as<T, uint8_t> || std::same_as<T, int8_t> ||
+    std::same_as<T, int16_t> || std::same_as<T, int32_t> || std::same_as<T, int64_t> ||
+    std::same_as<T, float> || std::same_as<T, double>;
+
+using AnyTensor = std::variant<ByteTensor, CharTensor, ShortTensor, IntTensor, LongTensor,
+                               FloatTensor, DoubleTensor>;
+using AnyStorage =
+    std::variant<Storage<uint8_t>, Storage<int8_t>, Storage<int16_t>, Storage<int32_t>,
+                 Storage<int64_t>, Storage<float>, Storage<double>>;
+
+namespace detail {
+// Calls f(T{}) for each of the seven element types, in Torch7's order.
+template <class F>
+void for_each_torch_type(F&& f) {
+    f(uint8_t{});
+    f(int8_t{});
+    f(int16_t{});
+    f(int32_t{});
+    f(int64_t{});
+    f(float{});
+    f(double{});
+}
+} // namespace detail
+
+class Object {
+public:
+    enum class Kind { Nil, Number, Boolean, String, Table, Tensor, Storage };
+    using Entry = std::pair<Object, Object>; // (key, value) of a table
+
+    // ---- construction --------------------------------------------------------------
+    Object() = default; // nil
+    template <Arithmetic N>
+    Object(N v) : node_(std::make_shared<Node>(double(v))) {}
+    template <std::same_as<bool> B> // not from pointers or integers
+    Object(B b) : node_(std::make_shared<Node>(bool(b))) {}
+    Object(std::string s) : node_(std::make_shared<Node>(std::move(s))) {}
+    Object(const char* s) : Object(std::string(s)) {}
+    Object(std::string_view s) : Object(std::string(s)) {}
+    template <TorchElement T>
+    Object(Tensor<T> t) : node_(std::make_shared<Node>(AnyTensor(std::move(t)))) {}
+    template <TorchElement T>
+    Object(Storage<T> s) : node_(std::make_shared<Node>(AnyStorage(std::move(s)))) {}
+    Object(AnyTensor t) : node_(std::make_shared<Node>(std::move(t))) {}
+    Object(AnyStorage s) : node_(std::make_shared<Node>(std::move(s))) {}
+
+    // A Lua table from (key, value) pairs: Object::table({{"a", x}, {1, 2.5}}).
+    // A non-empty className makes it an instance of a Torch class (e.g. "nn.Linear"),
+    // which Torch7 writes as the class name followed by the table of its fields.
+    static Object table(std::initializer_list<Entry> entries = {}) {
+        return table(std::vector<Entry>(entries));
+    }
+    static Object table(const std::vector<Entry>& entries, std::string className = {}) {
+        Object o;
+        o.node_ = std::make_shared<Node>(Table{});
+        o.table_ref().className = std::move(className);
+        for (const auto& [k, v] : entries) o.set(k, v);
+        return o;
+    }
+
+    // ---- what it holds ---------------------------------------------------------------
+    Kind kind() const { return node_ ? Kind(node_->value.index()) : Kind::Nil; }
+    bool isNil() const { return kind() == Kind::Nil; }
+    bool isNumber() const { return kind() == Kind::Number; }
+    bool isBoolean() const { return kind() == Kind::Boolean; }
+    bool isString() const { return kind() == Kind::String; }
+    bool isTable() const { return kind() == Kind::Table; }
+    bool isTensor() const { return kind() == Kind::Tensor; }
+    bool isStorage() const { return kind() == Kind::Storage; }
+
+    // "nil", "number", "boolean", "string", "table", a Torch class name for a class
+    // instance ("nn.Linear"), or the tensor/storage type ("torch.FloatTensor").
+    std::string typeName() const {
+        switch (kind()) {
+        case Kind::Nil:
+            return "nil";
+        case Kind::Number:
+            return "number";
+        case Kind::Boolean:
+            return "boolean";
+        case Kind::String:
+            return "string";
+        case Kind::Table:
+            return className().empty() ? "table" : className();
+        case Kind::Tensor:
+            return std::visit([](const auto& t) { return t.typeName(); }, anyTensor());
+        case Kind::Storage:
+            return std::visit(
+                [](const auto& s) {
+                    using T = typename std::decay_t<decltype(s)>::value_type;
+                    return torch_type_name<T, CPU>("Storage");
+                },
+                anyStorage());
+        }
+        return "?";
+    }
+
+    double number() const { return get<double>("number", "a number"); }
+    bool boolean() const { return get<bool>("boolean", "a boolean"); }
+    const std::string& string() const { return get<std::string>("string", "a string"); }
+    const AnyTensor& anyTensor() const { return get<AnyTensor>("tensor", "a tensor"); }
+    const AnyStorage& anyStorage() const { return get<AnyStorage>("storage", "a storage"); }
+
+    // The tensor, if it holds a Tensor<T>; TypeError names both types otherwise.
+    template <TorchElement T>
+    Tensor<T> tensor() const {
+        const AnyTensor& t = anyTensor();
+        if (auto* p = std::get_if<Tensor<T>>(&t)) return *p;
+        detail::fail<TypeError>("Object::tensor: holds a ", typeName(), ", not a ",
+                                Tensor<T>::typeName());
+    }
+    template <TorchElement T>
+    Storage<T> storage() const {
+        const AnyStorage& s = anyStorage();
+        if (auto* p = std::get_if<Storage<T>>(&s)) return *p;
+        detail::fail<TypeError>("Object::storage: holds a ", typeName(), ", not a ",
+                                torch_type_name<T, CPU>("Storage"));
+    }
+
+    // ---- tables ------------------------------------------------------------------------
+    // The Torch class of a table that is a class instance ("" for a plain table).
+    const std::string& className() const { return table_cref("className").className; }
+    // Entries in the order they were set (the order in which they are written).
+    const std::vector<Entry>& entries() const { return table_cref("entries").entries; }
+    int64_t size() const { return int64_t(entries().size()); }
+    std::vector<Object> keys() const {
+        std::vector<Object> k;
+        for (const auto& e : entries()) k.push_back(e.first);
+        return k;
+    }
+    bool contains(const Object& key) const {
+        const Table& t = table_cref("contains");
+        return key_ok(key) && t.index.count(key.key_rep());
+    }
+    // t.at("name") / t.at(1): IndexError if the key is absent.
+    const Object& at(const Object& key) const {
+        const Table& t = table_cref("at");
+        if (key_ok(key)) {
+            auto it = t.index.find(key.key_rep());
+            if (it != t.index.end()) return t.entries[it->second].second;
+        }
+        detail::fail<IndexError>("Object::at: no key ", key.describe(), " in a ", typeName(),
+                                 " of ", t.entries.size(), " entries");
+    }
+    // t[key] = value, as in Lua: a nil value removes the key (the last entry then
+    // takes its place in entries()). The key must be
+    // neither nil nor NaN, and a table may not (transitively) contain itself.
+    Object& set(const Object& key, const Object& value) {
+        table_cref("set");
+        if (!key_ok(key))
+            detail::fail<Error>("Object::set: a table key cannot be ", key.describe());
+        if (value.isTable() && value.reaches(node_.get()))
+            detail::fail<Error>("Object::set: the value contains this table (cycles are not "
+                                "supported)");
+        return set_unchecked(key, value);
+    }
+
+    // ---- identity and equality ---------------------------------------------------------
+    // The same object (one table, one tensor handle), as Lua's rawequal on tables.
+    bool sameAs(const Object& o) const { return node_ == o.node_; }
+    const void* id() const { return node_.get(); }
+    // Lua's ==: by value for nil, numbers, booleans and strings; by identity otherwise.
+    friend bool operator==(const Object& a, const Object& b) {
+        if (a.kind() != b.kind()) return false;
+        switch (a.kind()) {
+        case Kind::Nil:
+            return true;
+        case Kind::Number:
+            return a.number() == b.number();
+        case Kind::Boolean:
+            return a.boolean() == b.boolean();
+        case Kind::String:
+            return a.string() == b.string();
+        default:
+            return a.sameAs(b);
+        }
+    }
+
+    // A short description for messages: 42, "name", true, nil, table, torch.FloatTensor.
+    std::string describe() const {
+        switch (kind()) {
+        case Kind::Number:
+            return detail::fmt_msg(number());
+        case Kind::String:
+            return "\"" + string() + "\"";
+        case Kind::Boolean:
+            return boolean() ? "true" : "false";
+        default:
+            return typeName();
+        }
+    }
+
+private:
+    friend class detail::t7file::Reader;
+
+    // set() without its checks (the reader never builds cycles).
+    Object& set_unchecked(const Object& key, const Object& value) {
+        Table& t = table_ref();
+        auto rep = key.key_rep();
+        auto it = t.index.find(rep);
+        if (it != t.index.end()) {
+            if (!value.isNil()) {
+                t.entries[it->second].second = value;
+            } else { // remove: the last entry takes its place
+                size_t pos = it->second;
+                t.index.erase(it);
+                if (pos + 1 != t.entries.size()) {
+                    t.entries[pos] = std::move(t.entries.back());
+                    t.index[t.entries[pos].first.key_rep()] = pos;
+                }
+                t.entries.pop_back();
+            }
+        } else if (!value.isNil()) {
+            t.index.emplace(std::move(rep), t.entries.size());
+            t.entries.emplace_back(key, value);
+        }
+        return *this;
+    }
+
+    struct Table {
+        std::vector<Entry> entries;
+        std::string className;
+        // key -> position in entries (strings and numbers by value, others by identity)
+        std::map<std::tuple<int, double, std::string, const void*>, size_t> index;
+    };
+    struct Node {
+        // order matches Kind (Nil is the empty handle and never stored)
+        std::variant<std::monostate, double, bool, std::string, Table, AnyTensor, AnyStorage> value;
+        template <class V>
+        explicit Node(V v) : value(std::move(v)) {}
+    };
+
+    template <class V>
+    const V& get(const char* op, const char* what) const {
+        if (node_)
+            if (auto* p = std::get_if<V>(&node_->value)) return *p;
+        detail::fail<TypeError>("Object::", op, ": holds a ", typeName(), ", not ", what);
+    }
+    const Table& table_cref(const char* op) const { return get<Table>(op, "a table"); }
+    Table& table_ref() { return const_cast<Table&>(table_cref("set")); }
+
+    static bool key_ok(const Object& k) {
+        return !k.isNil() && !(k.isNumber() && std::isnan(k.number()));
+    }
+    std::tuple<int, double, std::string, const void*> key_rep() const {
+        switch (kind()) {
+        case Kind::Number:
+            return {0, number() == 0 ? 0.0 : number(), {}, nullptr};
+        case Kind::Boolean:
+            return {1, boolean() ? 1.0 : 0.0, {}, nullptr};
+        case Kind::String:
+            return {2, 0.0, string(), nullptr};
+        default:
+            return {3, 0.0, {}, id()};
+        }
+    }
+    // Whether this table is, or holds (as key or value, at any depth), the table `target`.
+    bool reaches(const void* target) const {
+        std::vector<const Object*> todo{this};
+        std::set<const void*> seen;
+        while (!todo.empty()) {
+            const Object* o = todo.back();
+            todo.pop_back();
+            if (!o->isTable() || !seen.insert(o->id()).second) continue;
+            if (o->id() == target) return true;
+            for (const auto& [k, v] : o->entries()) {
+                todo.push_back(&k);
+                todo.push_back(&v);
+            }
+        }
+        return false;
+    }
+
+    std::shared_ptr<Node> node_;
+};
+
+} // namespace t7
