@@ -28,12 +28,14 @@ std::pair<const char*, const char*> byte_range(const Tensor<T, D>& t) {
 template <class T, class D, class E>
 bool needs_temporary(const Tensor<T, D>& dst, const E& e) {
     if (dst.dim() == 0) return false;
-    auto [dlo, dhi] = byte_range(dst);
+    // Plain variables: clang 14 cannot capture structured bindings in lambdas.
+    const auto drange = byte_range(dst);
+    const char *dlo = drange.first, *dhi = drange.second;
     bool alias = false;
     for_each_leaf(e, [&](const auto& leaf) {
         const auto& t = leaf.tensor;
         if (alias || t.dim() == 0) return;
-        auto [lo, hi] = byte_range(t);
+        const auto [lo, hi] = byte_range(t);
         if (hi <= dlo || dhi <= lo) return; // disjoint memory
         using L = typename std::remove_cvref_t<decltype(t)>::value_type;
         bool same_view =
