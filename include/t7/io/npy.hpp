@@ -1,0 +1,303 @@
+// NumPy's .npy format: t7::saveNpy / t7::loadNpy<T> (and toNpy / fromNpy on bytes).
+// Writing: version 1.0 (2.0 when the header needs it), C order, little-endian, the
+// tensor's elements in logical (row-major) order whatever its strides; the header is
+// laid out as NumPy 1.24 writes it, so the bytes equal numpy.save's. Reading:
+// versions 1.0, 2.0 and 3.0, C or Fortran order, little- or big-endian; the header
+// is parsed strictly and every size is checked against the file before allocating.
+#pragma once
+
+#include "../tensor/copy.hpp"
+#include "file.hpp"
+#include "object.hpp"
+#include "t7_stream.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace t7 {
+namespace detail::npy {
+
+inline constexpr char kMagic[] = "\x93NUMPY";
+inline constexpr size_t kMagicLen = 6;
+
+// NumPy's type string for each element type ("<f8", "|u1", ...).
+template <class T>
+std::string descr() {
+    const char order = sizeof(T) == 1 ? '|' : '<';
+    const char kind = std::is_floating_point_v<T> ? 'f' : std::is_signed_v<T> ? 'i' : 'u';
+    return std::string{order, kind} + std::to_string(sizeof(T));
+}
+
+struct Header {
+    std::string descr;
+    bool fortran = false;
+    std::vector<int64_t> shape;
+    size_t data_at = 0; // byte offset of the first element
+};
+
+// A strict parser for the header's Python dict literal:
+//   {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+class HeaderParser {
+public:
+    HeaderParser(std::string_view text, size_t base, const std::string& name)
+        : s_(text), base_(base), name_(name) {}
+
+    void parse(Header& h) {
+        bool seen_descr = false, seen_fortran = false, seen_shape = false;
+        expect('{');
+        for (;;) {
+            skip_ws();
+            if (peek() == '}') break;
+            size_t key_at = pos_;
+            std::string key = string_literal();
+            expect(':');
+            if (key == "descr") {
+                skip_ws();
+                if (peek() != '\'' && peek() != '"')
+                    fail_at(pos_, "unsupported descr (structured dtypes cannot be loaded)");
+                h.descr = string_literal();
+                seen_descr = true;
+            } else if (key == "fortran_order") {
+                h.fortran = boolean();
+                seen_fortran = true;
+            } else if (key == "shape") {
+                shape(h.shape);
+                seen_shape = true;
+            } else {
+                fail_at(key_at, "unexpected key '", Shortened{key}, "' in the header");
+            }
+            skip_ws();
+            if (peek() == ',') {
+                ++pos_;
+                continue;
+            }
+            skip_ws();
+            if (peek() != '}') fail_at(pos_, "expected ',' or '}' in the header");
+        }
+        ++pos_;
+        skip_ws();
+        if (pos_ != s_.size()) fail_at(pos_, "unexpected text after the header's '}'");
+        if (!seen_descr || !seen_fortran || !seen_shape)
+            fail_at(0, "the header lacks '",
+                    !seen_descr     ? "descr"
+                    : !seen_fortran ? "fortran_order"
+                                    : "shape",
+                    "'");
+    }
+
+private:
+    struct Shortened {
+        std::string_view s;
+        friend std::ostream& operator<<(std::ostream& os, const Shortened& x) {
+            for (char c : x.s.substr(0, 32)) os << (uint8_t(c) < 32 || uint8_t(c) > 126 ? '?' : c);
+            return os << (x.s.size() > 32 ? "..." : "");
+        }
+    };
+    template <class... A>
+    [[noreturn]] void fail_at(size_t at, const A&... a) const {
+        fail<IOError>(name_, ": byte ", base_ + at, ": ", a...);
+    }
+    char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+    void skip_ws() {
+        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n'))
+            ++pos_;
+    }
+    void expect(char c) {
+        skip_ws();
+        if (peek() != c) fail_at(pos_, "expected '", c, "' in the header");
+        ++pos_;
+    }
+    std::string string_literal() {
+        skip_ws();
+        char q = peek();
+        if (q != '\'' && q != '"') fail_at(pos_, "expected a quoted string in the header");
+        size_t end = s_.find(q, pos_ + 1);
+        if (end == std::string_view::npos) fail_at(pos_, "unterminated string in the header");
+        std::string r(s_.substr(pos_ + 1, end - pos_ - 1));
+        pos_ = end + 1;
+        return r;
+    }
+    bool boolean() {
+        skip_ws();
+        if (s_.substr(pos_, 4) == "True") return pos_ += 4, true;
+        if (s_.substr(pos_, 5) == "False") return pos_ += 5, false;
+        fail_at(pos_, "expected True or False for fortran_order");
+    }
+    void shape(std::vector<int64_t>& out) {
+        expect('(');
+        out.clear();
+        for (;;) {
+            skip_ws();
+            if (peek() == ')') break;
+            size_t at = pos_;
+            int64_t v = 0;
+            auto r = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), v);
+            if (r.ec == std::errc::result_out_of_range) fail_at(at, "shape entry out of range");
+            if (r.ec != std::errc() || r.ptr == s_.data() + pos_)
+                fail_at(at, "expected an integer in the shape");
+            if (v < 0) fail_at(at, "negative size ", v, " in the shape");
+            pos_ = size_t(r.ptr - s_.data());
+            if (out.size() >= 64) fail_at(at, "more than 64 dimensions in the shape");
+            out.push_back(v);
+            skip_ws();
+            if (peek() == ',')
+                ++pos_;
+            else if (peek() != ')')
+                fail_at(pos_, "expected ',' or ')' in the shape");
+        }
+        ++pos_;
+    }
+
+    std::string_view s_;
+    size_t pos_ = 0;
+    size_t base_;
+    const std::string& name_;
+};
+
+inline Header read_header(std::string_view b, const std::string& name) {
+    auto fail_at = [&](size_t at, const auto&... a) -> void {
+        fail<IOError>(name, ": byte ", at, ": ", a...);
+    };
+    if (b.size() < kMagicLen + 2 || b.substr(0, kMagicLen) != std::string_view(kMagic, kMagicLen))
+        fail_at(0, "not a .npy file (no \\x93NUMPY magic)");
+    uint8_t major = uint8_t(b[6]), minor = uint8_t(b[7]);
+    if ((major < 1 || major > 3) || minor != 0)
+        fail_at(6, "unsupported .npy version ", int(major), ".", int(minor));
+    size_t len_bytes = major == 1 ? 2 : 4;
+    if (b.size() < 8 + len_bytes) fail_at(8, "truncated file: the header length is missing");
+    uint64_t hlen = 0;
+    for (size_t i = 0; i < len_bytes; ++i) hlen |= uint64_t(uint8_t(b[8 + i])) << (8 * i);
+    size_t start = 8 + len_bytes;
+    if (hlen > b.size() - start)
+        fail_at(8, "truncated file: header of ", hlen, " bytes but only ", b.size() - start,
+                " are left");
+    Header h;
+    HeaderParser(b.substr(start, size_t(hlen)), start, name).parse(h);
+    h.data_at = start + size_t(hlen);
+    return h;
+}
+
+// Element type of a descr: whether it is T, and whether its bytes must be swapped.
+// Throws IOError for descrs no Torch type holds.
+template <class T>
+bool descr_is(const std::string& d, bool& swap, const std::string& name, size_t at) {
+    if (d.size() < 3 || (d[0] != '<' && d[0] != '>' && d[0] != '|' && d[0] != '='))
+        fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d, "'");
+    std::string_view body(d);
+    body.remove_prefix(1);
+    bool known = false, is_t = false;
+    for_each_torch_type([&](auto v) {
+        using U = decltype(v);
+        if (body == std::string_view(descr<U>()).substr(1)) {
+            known = true;
+            is_t = std::is_same_v<U, T>;
+            swap =
+                sizeof(U) > 1 && d[0] == (std::endian::native == std::endian::little ? '>' : '<');
+        }
+    });
+    if (!known)
+        fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d,
+                      "' (Torch7 types: u1 i1 i2 i4 i8 f4 f8)");
+    return is_t;
+}
+
+} // namespace detail::npy
+
+// The bytes of a .npy file holding x's elements in logical order.
+template <TorchElement T>
+std::string toNpy(const Tensor<T>& x) {
+    std::string shape;
+    if (x.dim() == 0) shape = "(0,)"; // an empty tensor has no elements
+    for (int64_t d = 0; d < x.dim(); ++d)
+        shape += (d ? ", " : "(") + std::to_string(x.size(d)) + (x.dim() == 1 ? ",)" : "");
+    if (x.dim() > 1) shape += ")";
+    std::string dict = "{'descr': '" + detail::npy::descr<T>() +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+    // NumPy leaves room for the first dimension to grow to 21 digits, and pads the
+    // header with spaces and a final newline to a multiple of 64 bytes.
+    std::string first = x.dim() ? std::to_string(x.size(0)) : "0";
+    dict.append(21 - std::min<size_t>(21, first.size()), ' ');
+    size_t hlen = dict.size() + 1; // with the final newline
+    auto padding = [&](size_t prefix) { return (64 - (prefix + hlen) % 64) % 64; };
+    int major = hlen + padding(10) <= 65535 ? 1 : 2; // 2.0 has a 4-byte header length
+    size_t prefix = major == 1 ? 10 : 12;
+    size_t pad = padding(prefix);
+    dict.append(pad, ' ');
+    dict += '\n';
+    std::string out(detail::npy::kMagic, detail::npy::kMagicLen);
+    out += char(major);
+    out += char(0);
+    uint64_t n = dict.size();
+    for (size_t i = 0; i < prefix - 8; ++i) out += char((n >> (8 * i)) & 0xff);
+    out += dict;
+    Tensor<T> c = x.contiguous();
+    size_t at = out.size();
+    out.resize(at + size_t(c.nElement()) * sizeof(T));
+    if (c.nElement()) {
+        std::memcpy(out.data() + at, c.data(), size_t(c.nElement()) * sizeof(T));
+        detail::t7file::to_little_endian(reinterpret_cast<T*>(out.data() + at),
+                                         size_t(c.nElement()));
+    }
+    return out;
+}
+
+// A contiguous tensor from the bytes of a .npy file. TypeError if the file holds
+// another element type; IOError if it is malformed. A 0-d array loads as size 1,
+// an array with no elements as an empty tensor.
+template <TorchElement T>
+Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy") {
+    using namespace detail::npy;
+    Header h = read_header(bytes, name);
+    bool swap = false;
+    if (!descr_is<T>(h.descr, swap, name, kMagicLen))
+        detail::fail<TypeError>(name, ": holds dtype '", h.descr, "', not ", Tensor<T>::typeName(),
+                                " ('", descr<T>(), "')");
+    int64_t numel = 1;
+    for (int64_t s : h.shape)
+        if (__builtin_mul_overflow(numel, s, &numel))
+            detail::fail<IOError>(name, ": byte ", kMagicLen,
+                                  ": the shape's element count overflows");
+    size_t left = bytes.size() - h.data_at;
+    if (uint64_t(numel) > left / sizeof(T))
+        detail::fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel,
+                              " elements need ", uint64_t(numel) * sizeof(T), " bytes but only ",
+                              left, " are left");
+    if (numel == 0) return Tensor<T>();
+    Shape sizes(h.shape.begin(), h.shape.end());
+    if (sizes.empty()) sizes = Shape{1};
+    Tensor<T> r(sizes);
+    std::memcpy(r.data(), bytes.data() + h.data_at, size_t(numel) * sizeof(T));
+    if (swap) {
+        for (int64_t i = 0; i < numel; ++i) {
+            auto* b = reinterpret_cast<unsigned char*>(r.data() + i);
+            std::reverse(b, b + sizeof(T));
+        }
+    }
+    if (h.fortran && sizes.size() > 1) {
+        // The data is column-major: view it with reversed strides, then copy to C order.
+        Shape st(sizes.size());
+        int64_t run = 1;
+        for (size_t d = 0; d < sizes.size(); ++d) st[d] = run, run *= sizes[d];
+        return Tensor<T>(r.storage(), 0, sizes, st).clone();
+    }
+    return r;
+}
+
+template <TorchElement T>
+void saveNpy(const std::string& path, const Tensor<T>& x) {
+    detail::write_file(path, toNpy(x), "saveNpy");
+}
+
+template <TorchElement T>
+Tensor<T> loadNpy(const std::string& path) {
+    return fromNpy<T>(detail::read_file(path, "loadNpy"), "loadNpy('" + path + "')");
+}
+
+} // namespace t7
