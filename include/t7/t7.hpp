@@ -29,3 +29,7 @@
 
 #include "expr/inplace.hpp"
 #include "io/print.hpp"
+#include "io/object.hpp"
+#include "io/t7_reader.hpp"
+#include "io/t7_writer.hpp"
+#include "io/npy.hpp"
