@@ -15,7 +15,8 @@ namespace t7 {
 namespace detail {
 
 template <class F, class T, class... U>
-void visit_layout(const char* op, F& f, const Tensor<T>& self, const Tensor<U>&... others) {
+void visit_layout([[maybe_unused]] const char* op, F& f, const Tensor<T>& self,
+                  const Tensor<U>&... others) {
     ((others.nElement() == self.nElement()
           ? void()
           : fail<ShapeError>(op, ": tensor of size ", others.sizes(), " has ", others.nElement(),
@@ -23,7 +24,7 @@ void visit_layout(const char* op, F& f, const Tensor<T>& self, const Tensor<U>&.
      ...);
     if (self.nElement() == 0) return;
     // Elements pair up in each tensor's own layout order: view others in self's shape.
-    auto shaped = [&](const auto& t) {
+    [[maybe_unused]] auto shaped = [&](const auto& t) { // unused by apply (no others)
         return t.sizes() == self.sizes() ? t : t.contiguous().view(self.sizes());
     };
     constexpr size_t N = 1 + sizeof...(U);
