@@ -6,6 +6,7 @@
 // is parsed strictly and every size is checked against the file before allocating.
 #pragma once
 
+#include "../eval/cpu/evaluator.hpp"
 #include "../tensor/copy.hpp"
 #include "file.hpp"
 #include "object.hpp"
