@@ -7,6 +7,9 @@
 #include "../tensor/tensor.hpp"
 
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace t7 {
 
@@ -47,18 +50,51 @@ bool needs_temporary(const Tensor<T, D>& dst, const E& e) {
     return alias;
 }
 
-template <class E>
-void check_devices(const E&) {
-    static_assert(!std::is_same_v<typename E::device_type, MixedDevices>,
-                  "t7: an expression mixes CPU and CUDA tensors; copy() between devices first");
+// "CPU", "CUDA device 1": how errors name where a tensor lives.
+template <class D>
+std::string device_label(int id) {
+    if constexpr (std::is_same_v<D, CPU>)
+        return D::name;
+    else
+        return std::string(D::name) + " device " + std::to_string(id);
 }
 
-} // namespace detail
+// Every leaf of e must live on one device (same kind and id): returns its id
+// (0 for a tree without leaves). Throws DeviceError naming two that differ.
+template <class E>
+int check_devices(const E& e, const char* op = "expression") {
+    using Label = std::string (*)(int);
+    Label first = nullptr, other = nullptr;
+    int id = 0, other_id = 0;
+    for_each_leaf(e, [&](const auto& leaf) {
+        using D = typename std::remove_cvref_t<decltype(leaf)>::device_type;
+        const int dev = leaf.tensor.getDevice();
+        if (!first) {
+            first = &device_label<D>;
+            id = dev;
+        } else if (!other && (first != &device_label<D> || dev != id)) {
+            other = &device_label<D>;
+            other_id = dev;
+        }
+    });
+    if (other)
+        fail<DeviceError>(op, ": an expression mixes a tensor on ", first(id), " and a tensor on ",
+                          other(other_id), "; only copy() moves data between devices");
+    return id;
+}
 
-namespace detail {
 template <class T, class D, class E>
-void assign_node(Tensor<T, D>& dst, const E& e) {
-    check_devices(e);
+void assign_checked(Tensor<T, D>& dst, const E& e) {
+    int device = dst.getDevice();
+    if constexpr (E::leaves > 0) {
+        device = check_devices(e, "assign");
+        if (dst.storage().valid() && dst.dim() > 0 && device != dst.getDevice())
+            fail<DeviceError>("assign: cannot assign an expression on ", device_label<D>(device),
+                              " to a tensor on ", device_label<D>(dst.getDevice()),
+                              "; only copy() moves data between devices");
+    }
+    // Allocations (an empty destination, an aliasing temporary) go to that device.
+    typename DeviceMemory<D>::Scope scope(device);
     Shape shape = expr_shape(e, "assign");
     bool empty_input = false;
     for_each_leaf(e, [&](const auto& l) { empty_input = empty_input || l.tensor.dim() == 0; });
@@ -80,6 +116,22 @@ void assign_node(Tensor<T, D>& dst, const E& e) {
         Evaluator<D>::run_assign(dst, as_node(tmp));
     } else {
         Evaluator<D>::run_assign(dst, e);
+    }
+}
+
+template <class T, class D, class E>
+void assign_node(Tensor<T, D>& dst, const E& e) {
+    using ED = typename E::device_type;
+    if constexpr (std::is_same_v<ED, MixedDevices>) {
+        check_devices(e, "assign"); // throws, naming two of the devices
+        fail<DeviceError>("assign: an expression mixes devices");
+    } else if constexpr (!std::is_void_v<ED> && !std::is_same_v<ED, D>) {
+        fail<DeviceError>("assign: cannot assign an expression on ",
+                          device_label<ED>(check_devices(e, "assign")), " to a tensor on ",
+                          device_label<D>(dst.getDevice()),
+                          "; only copy() moves data between devices");
+    } else {
+        assign_checked(dst, e);
     }
 }
 } // namespace detail

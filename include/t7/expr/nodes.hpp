@@ -128,9 +128,22 @@ auto as_node(E&& e) {
 template <class E>
 using node_t = decltype(as_node(std::declval<E>()));
 
+namespace detail {
+// What make_apply hands to the children tuple: a new Leaf for a tensor, the node
+// itself (by reference, so the tuple moves it once) otherwise.
+template <class E>
+decltype(auto) child_arg(E&& e) {
+    if constexpr (is_tensor_v<E>)
+        return as_node(std::forward<E>(e));
+    else
+        return std::forward<E>(e);
+}
+} // namespace detail
+
 template <class Op, class... E>
 auto make_apply(Op op, E&&... e) {
-    return Apply<Op, node_t<E>...>{{}, op, {as_node(std::forward<E>(e))...}};
+    return Apply<Op, node_t<E>...>{
+        {}, op, std::tuple<node_t<E>...>(detail::child_arg(std::forward<E>(e))...)};
 }
 
 // An operand of a binary operator: an expression, or an arithmetic scalar that
@@ -153,10 +166,12 @@ template <class Op, class A, class B>
 auto make_binary(Op op, A&& a, B&& b) {
     using RA = std::remove_cvref_t<A>;
     using RB = std::remove_cvref_t<B>;
-    if constexpr (Expression<A>)
-        return make_apply(op, as_node(std::forward<A>(a)), as_operand<B, RA>(std::forward<B>(b)));
+    if constexpr (Expression<A> && Expression<B>)
+        return make_apply(op, std::forward<A>(a), std::forward<B>(b));
+    else if constexpr (Expression<A>)
+        return make_apply(op, std::forward<A>(a), as_operand<B, RA>(std::forward<B>(b)));
     else
-        return make_apply(op, as_operand<A, RB>(std::forward<A>(a)), as_node(std::forward<B>(b)));
+        return make_apply(op, as_operand<A, RB>(std::forward<A>(a)), std::forward<B>(b));
 }
 
 } // namespace t7

@@ -29,10 +29,17 @@ inline bool broadcast_into(Shape& acc, const Shape& s) {
 }
 
 // Strides of an operand of shape `sizes`/`strides` read at the broadcast `out` shape.
-inline Shape broadcast_strides(const Shape& sizes, const Shape& strides, const Shape& out) {
-    Shape st(out.size(), 0);
+// Writes them into `st` (reusing its storage: no temporary Shape per operand).
+inline void broadcast_strides_into(Shape& st, const Shape& sizes, const Shape& strides,
+                                   const Shape& out) {
+    st.resize(out.size());
     size_t off = out.size() - sizes.size();
+    for (size_t i = 0; i < off; ++i) st[i] = 0;
     for (size_t i = 0; i < sizes.size(); ++i) st[off + i] = sizes[i] == 1 ? 0 : strides[i];
+}
+inline Shape broadcast_strides(const Shape& sizes, const Shape& strides, const Shape& out) {
+    Shape st;
+    broadcast_strides_into(st, sizes, strides, out);
     return st;
 }
 

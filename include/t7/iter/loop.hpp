@@ -10,6 +10,7 @@
 
 #include "../core/shape.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -52,48 +53,54 @@ Loop<N> make_loop(const Shape& sizes, const std::array<const Shape*, N>& strides
                   bool reorder = true) {
     Loop<N> L;
     L.numel = sizes.numel();
-    // 1. keep the dimensions that iterate
+    // 1. keep the dimensions that iterate (sized once: no growth checks)
+    size_t r = 0;
+    L.sizes.resize(std::max<size_t>(sizes.size(), 1));
+    for (size_t k = 0; k < N; ++k) L.strides[k].resize(L.sizes.size());
     for (size_t d = 0; d < sizes.size(); ++d) {
         if (sizes[d] == 1) continue;
-        L.sizes.push_back(sizes[d]);
-        for (size_t k = 0; k < N; ++k) L.strides[k].push_back((*strides[k])[d]);
+        L.sizes[r] = sizes[d];
+        for (size_t k = 0; k < N; ++k) L.strides[k][r] = (*strides[k])[d];
+        ++r;
     }
-    if (L.sizes.empty()) {
-        L.sizes.push_back(1);
-        for (size_t k = 0; k < N; ++k) L.strides[k].push_back(0);
+    if (r == 0) {
+        L.sizes.resize(1);
+        L.sizes[0] = 1;
+        for (size_t k = 0; k < N; ++k) {
+            L.strides[k].resize(1);
+            L.strides[k][0] = 0;
+        }
         return L;
     }
     // 2. insertion sort, outermost first (ranks are small; this is stable)
-    size_t r = L.sizes.size();
     for (size_t i = 1; i < r && reorder; ++i) {
         for (size_t j = i; j > 0 && detail::compare_dims(L.strides, j - 1, j) < 0; --j) {
             std::swap(L.sizes[j - 1], L.sizes[j]);
             for (size_t k = 0; k < N; ++k) std::swap(L.strides[k][j - 1], L.strides[k][j]);
         }
     }
-    // 3. coalesce (outer d into inner d+1) when contiguous in every operand
-    Shape sz;
-    std::array<Shape, N> st;
-    sz.push_back(L.sizes[r - 1]);
-    for (size_t k = 0; k < N; ++k) st[k].push_back(L.strides[k][r - 1]);
+    // 3. coalesce in place, from the innermost dimension outwards: dimension d
+    //    folds into the current inner block w when contiguous in every operand.
+    size_t w = r - 1;
     for (size_t d = r - 1; d-- > 0;) {
         bool merge = true;
-        for (size_t k = 0; k < N && merge; ++k) merge = L.strides[k][d] == st[k].back() * sz.back();
+        for (size_t k = 0; k < N && merge; ++k)
+            merge = L.strides[k][d] == L.strides[k][w] * L.sizes[w];
         if (merge) {
-            sz.back() *= L.sizes[d];
+            L.sizes[w] *= L.sizes[d];
         } else {
-            sz.push_back(L.sizes[d]);
-            for (size_t k = 0; k < N; ++k) st[k].push_back(L.strides[k][d]);
+            --w;
+            L.sizes[w] = L.sizes[d];
+            for (size_t k = 0; k < N; ++k) L.strides[k][w] = L.strides[k][d];
         }
     }
-    // sz/st were built innermost first: reverse into outermost-first order
-    size_t m = sz.size();
+    const size_t m = r - w; // dimensions left, stored at [w, r)
+    for (size_t d = 0; d < m; ++d) {
+        L.sizes[d] = L.sizes[w + d];
+        for (size_t k = 0; k < N; ++k) L.strides[k][d] = L.strides[k][w + d];
+    }
     L.sizes.resize(m);
     for (size_t k = 0; k < N; ++k) L.strides[k].resize(m);
-    for (size_t d = 0; d < m; ++d) {
-        L.sizes[d] = sz[m - 1 - d];
-        for (size_t k = 0; k < N; ++k) L.strides[k][d] = st[k][m - 1 - d];
-    }
     return L;
 }
 

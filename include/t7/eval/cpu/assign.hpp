@@ -65,7 +65,7 @@ void collect_leaves(const E& e, const Shape& shape, Operands<N>& ops) {
     for_each_leaf(e, [&](const auto& leaf) {
         const auto& t = leaf.tensor;
         ops.base[k] = t.data();
-        ops.strides[k] = detail::broadcast_strides(t.sizes(), t.strides(), shape);
+        detail::broadcast_strides_into(ops.strides[k], t.sizes(), t.strides(), shape);
         ops.elem_size[k] = int(sizeof(typename std::remove_cvref_t<decltype(leaf)>::value_type));
         ++k;
     });
@@ -78,13 +78,60 @@ iter::Loop<N> plan(const Shape& shape, const Operands<N>& ops) {
     return iter::make_loop<N>(shape, st);
 }
 
+// Fast path (TensorIterator's "contiguous" case): the destination and every
+// leaf are contiguous with the destination's shape, so the whole assignment
+// is one flat unit-stride run and needs no loop plan.
+template <size_t N, class T, class E>
+bool flat_operands(const Tensor<T, CPU>& dst, const E& e, std::array<const char*, N>& base,
+                   std::array<int64_t, N>& elem_size) {
+    if (!dst.isContiguous()) return false;
+    bool flat = true;
+    size_t k = 1;
+    for_each_leaf(e, [&](const auto& leaf) {
+        const auto& t = leaf.tensor;
+        flat = flat && t.sizes() == dst.sizes() && t.isContiguous();
+        base[k] = reinterpret_cast<const char*>(t.data());
+        elem_size[k++] = int64_t(sizeof(*t.data()));
+    });
+    return flat;
+}
+
 struct AssignEvaluator {
     // dst has the final shape, e broadcasts to it, and they do not alias harmfully.
     template <class T, class E>
     static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
         constexpr size_t N = size_t(E::leaves) + 1;
+        if (dst.dim() == 0) return;
+        T* out = dst.data();
+        bool div_by_zero = false;
+        auto chunk = [&](auto&& walk) {
+            detail::int_div_by_zero_flag() = false;
+            walk();
+            if (detail::int_div_by_zero_flag()) div_by_zero = true; // benign race: only set
+        };
+
+        std::array<const char*, N> flat_base;
+        std::array<int64_t, N> elem_size;
+        if (flat_operands(dst, e, flat_base, elem_size)) {
+            const std::array<int64_t, N> ones = [] {
+                std::array<int64_t, N> a;
+                a.fill(1);
+                return a;
+            }();
+            iter::parallel_for(
+                dst.nElement(), iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t) {
+                    chunk([&] {
+                        std::array<const void*, N> ptr;
+                        for (size_t k = 1; k < N; ++k) ptr[k] = flat_base[k] + begin * elem_size[k];
+                        const auto b = bind<0>(e, RunArgs{ptr.data() + 1, ones.data() + 1});
+                        assign_run<E>(out + begin, 1, b, end - begin, RunKind::unit_packets);
+                    });
+                });
+            if (div_by_zero) detail::fail<Error>("div: integer division by zero");
+            return;
+        }
+
         const Shape& shape = dst.sizes();
-        if (shape.empty()) return;
         cpu::Operands<N> ops;
         ops.base[0] = dst.data();
         ops.strides[0] = dst.strides();
@@ -96,19 +143,12 @@ struct AssignEvaluator {
         std::array<int64_t, N> inner;
         for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
 
-        T* out = dst.data();
         auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
             std::array<const void*, N> ptr;
             for (size_t k = 1; k < N; ++k)
                 ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
             const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
             assign_run<E>(out + off[0], inner[0], b, n, kind);
-        };
-        bool div_by_zero = false;
-        auto chunk = [&](auto&& walk) {
-            detail::int_div_by_zero_flag() = false;
-            walk();
-            if (detail::int_div_by_zero_flag()) div_by_zero = true; // benign race: only set
         };
         if (iter::wants_tiling(L)) {
             const int64_t units = iter::tile_units(L);
