@@ -329,10 +329,22 @@ TEST_CASE_TEMPLATE("apply / map / map2 on every type and layout", T, uint8_t, in
     Tensor<T> base(5, 7);
     base.fill(T(0));
     Tensor<T> x;
-    SUBCASE("contiguous") { x = Tensor<T>(3, 4); }
-    SUBCASE("transposed") { x = Tensor<T>(4, 3).t(); }
-    SUBCASE("narrowed") { x = base.narrow(0, 1, 3).narrow(1, 2, 4); }
-    SUBCASE("stepped") { x = Tensor<T>(3, 8)(all, slice(1, 8, 2)); }
+    SUBCASE("contiguous") {
+        x.set(Tensor<T>(3, 4));
+        REQUIRE(x.isContiguous());
+    }
+    SUBCASE("transposed") {
+        x.set(Tensor<T>(4, 3).t());
+        REQUIRE_FALSE(x.isContiguous());
+    }
+    SUBCASE("narrowed") {
+        x.set(base.narrow(0, 1, 3).narrow(1, 2, 4));
+        REQUIRE_FALSE(x.isContiguous());
+    }
+    SUBCASE("stepped") {
+        x.set(Tensor<T>(3, 8)(all, slice(1, 8, 2)));
+        REQUIRE_FALSE(x.isContiguous());
+    }
     REQUIRE(x.sizes() == Shape{3, 4});
 
     int i = 0;

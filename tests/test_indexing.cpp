@@ -414,10 +414,22 @@ TEST_CASE_TEMPLATE("x(i | all | slice) agrees with element access on every layou
     Tensor<T> base(7, 9);
     fill_seq(base);
     Tensor<T> src;
-    SUBCASE("contiguous") { src = Tensor<T>(4, 6); }
-    SUBCASE("transposed") { src = Tensor<T>(6, 4).t(); }
-    SUBCASE("narrowed") { src = base.narrow(0, 2, 4).narrow(1, 1, 6); }
-    SUBCASE("strided") { src = base(slice(0, 7, 2), slice(0, 9, 1)).narrow(1, 3, 6); }
+    SUBCASE("contiguous") {
+        src.set(Tensor<T>(4, 6));
+        REQUIRE(src.isContiguous());
+    }
+    SUBCASE("transposed") {
+        src.set(Tensor<T>(6, 4).t());
+        REQUIRE_FALSE(src.isContiguous());
+    }
+    SUBCASE("narrowed") {
+        src.set(base.narrow(0, 2, 4).narrow(1, 1, 6));
+        REQUIRE_FALSE(src.isContiguous());
+    }
+    SUBCASE("strided") {
+        src.set(base(slice(0, 7, 2), slice(0, 9, 1)).narrow(1, 3, 6));
+        REQUIRE_FALSE(src.isContiguous());
+    }
     REQUIRE(src.sizes() == Shape{4, 6});
     fill_seq(src);
     auto at = [&](int64_t i, int64_t j) { return double(src(i, j)); };
