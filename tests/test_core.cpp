@@ -545,6 +545,15 @@ TEST_CASE("constructor over a storage: offset, sizes and strides") {
     CHECK(values(d) == Values{1, 4, 7, 10, 2, 5, 8, 11, 3, 6, 9, 12});
     CHECK_FALSE(d.isContiguous());
 
+    // a = torch.LongStorage({1,2}); c = torch.LongTensor(a): a view of the storage
+    Storage<int64_t> a2(2);
+    a2[0] = 1;
+    a2[1] = 2;
+    LongTensor lc(a2, 0);
+    CHECK(lc.sizes() == Shape{2});
+    CHECK(values(lc) == Values{1, 2});
+    CHECK(lc.storage() == a2);
+
     // zero strides over a storage
     DoubleTensor e(s12, 4, {3}, {0});
     CHECK(values(e) == Values{5, 5, 5});
