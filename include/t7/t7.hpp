@@ -33,3 +33,11 @@
 #include "io/t7_reader.hpp"
 #include "io/t7_writer.hpp"
 #include "io/npy.hpp"
+
+// Indexed, masked, search, sorting and joining operations (issue 4).
+#include "ops/cat.hpp"
+#include "ops/gather_scatter.hpp"
+#include "ops/index.hpp"
+#include "ops/masked.hpp"
+#include "ops/repeat.hpp"
+#include "ops/sort.hpp"

@@ -216,6 +216,53 @@ public:
     template <class U, class V, class F>
     Tensor& map2(const Tensor<U, D>& t1, const Tensor<V, D>& t2, F&& f);
 
+    // ---- indexed, masked, search, sorting (ops/*.hpp; issue 4) -----------------------
+    // 0-based indices. Index tensors are LongTensors (a template parameter so that
+    // another type is a TypeError naming it); a mask is a ByteTensor or any uint8
+    // expression (x < 0), with x's element count. In-place forms return *this; the
+    // forms taking a source first write into *this (Torch7's result argument).
+    template <class I>
+    Tensor index(int64_t dim, const Tensor<I, D>& idx) const; // ops/index.hpp
+    template <class I>
+    Tensor& index(const Tensor& src, int64_t dim, const Tensor<I, D>& idx);
+    template <class I>
+    Tensor& indexCopy(int64_t dim, const Tensor<I, D>& idx, const Tensor& src);
+    template <class I>
+    Tensor& indexAdd(int64_t dim, const Tensor<I, D>& idx, const Tensor& src);
+    template <class I>
+    Tensor& indexFill(int64_t dim, const Tensor<I, D>& idx, T v);
+    template <class I>
+    Tensor gather(int64_t dim, const Tensor<I, D>& idx) const; // ops/gather_scatter.hpp
+    template <class I>
+    Tensor& gather(const Tensor& src, int64_t dim, const Tensor<I, D>& idx);
+    template <class I>
+    Tensor& scatter(int64_t dim, const Tensor<I, D>& idx, const Tensor& src);
+    template <class I>
+    Tensor& scatter(int64_t dim, const Tensor<I, D>& idx, T v);
+    template <Expression M>
+    Tensor maskedSelect(const M& mask) const; // ops/masked.hpp
+    template <Expression M>
+    Tensor& maskedSelect(const Tensor& src, const M& mask);
+    template <Expression M>
+    Tensor& maskedCopy(const M& mask, const Tensor& src);
+    template <Expression M>
+    Tensor& maskedFill(const M& mask, T v);
+    template <Expression M>
+    auto operator[](const M& mask) const; // x[mask]: a MaskedRef (read, = v, = t)
+    Tensor<int64_t, D> nonzero() const;    // n x dim() coordinates, layout order
+    template <std::integral... I>
+    requires(sizeof...(I) > 0) Tensor repeatTensor(I... reps) const {
+        return repeatTensor(Shape{int64_t(reps)...});
+    }
+    Tensor repeatTensor(const Shape& reps) const; // ops/repeat.hpp
+    Tensor& repeatTensor(const Tensor& src, const Shape& reps);
+    // ValuesIndices{values, indices} (ops/sort.hpp); dim -1 is the last dimension.
+    auto sort(int64_t dim = -1, bool descending = false) const; // stable
+    auto topk(int64_t k, int64_t dim = -1, bool largest = true) const;
+    auto kthvalue(int64_t k, int64_t dim = -1) const; // k-th smallest, k >= 1
+    auto median(int64_t dim = -1) const;              // lower median
+    auto mode(int64_t dim = -1) const;
+
     // Wraps a negative dimension and checks the range; `op` names the caller.
     int64_t wrap_dim(int64_t d, const char* op, int64_t extra = 0) const {
         int64_t n = dim() + extra;

@@ -1,0 +1,532 @@
+// Masked operations and x[mask]:
+//
+//   y = x.maskedSelect(mask)     1-D tensor of the elements where mask != 0, in
+//                                layout (row-major) order; an empty tensor if none
+//   y.maskedSelect(x, mask)      the same into y (resized as Torch7 does)
+//   x.maskedCopy(mask, src)      the k-th selected element of x (layout order) gets
+//                                src's k-th element; src needs at least that many
+//   x.maskedFill(mask, v)        selected elements of x become v
+//   x[mask]                      a MaskedRef: reads as maskedSelect (it converts to a
+//                                Tensor), `= v` fills, `= t` copies, `+= v` etc. update
+//
+// A mask is a ByteTensor or any expression of element type uint8 - a comparison
+// such as `x < 0` is evaluated inside the masked loop, never materialised:
+// `x[x < 0] = 0` makes one pass. As Torch7 documents, mask and tensor need the
+// same number of elements but their shapes may differ: elements pair up in each
+// one's layout order. Other element types are a TypeError, other counts a
+// ShapeError, and the tensor is left unchanged.
+#pragma once
+
+#include "../io/print.hpp"
+#include "common.hpp"
+
+#include <ostream>
+#include <vector>
+
+namespace t7 {
+
+namespace detail {
+
+template <class N, class D>
+void check_mask_type(const char* op) {
+    using V = typename N::value_type;
+    if constexpr (!std::is_same_v<V, uint8_t>) {
+        std::string got = "another element type";
+        if constexpr (Element<V>) got = Tensor<V, D>::typeName();
+        fail<TypeError>(op, ": the mask must be a ", Tensor<uint8_t, D>::typeName(),
+                        " (or a comparison such as x < 0), got ", got);
+    }
+}
+
+// The mask's shape after checking its element type and count against x.
+template <class T, class D, class N>
+Shape check_mask(const char* op, const Tensor<T, D>& x, const N& node) {
+    check_mask_type<N, D>(op);
+    bool empty = false;
+    for_each_leaf(node, [&](const auto& l) { empty = empty || l.tensor.dim() == 0; });
+    const Shape shape = empty ? Shape{} : expr_shape(node, op);
+    const int64_t n = empty ? 0 : shape.numel();
+    if (n != x.nElement())
+        fail<ShapeError>(op, ": the mask has ", n, " elements (size ", shape,
+                         ") but the tensor has ", x.nElement(), " (size ", x.sizes(), ")");
+    return shape;
+}
+
+// Calls body(node) with the mask as an expression node of x's shape: the mask
+// itself when it has x's shape (and, if x is written, reads x only where it is
+// written), else its values, materialised and viewed in x's shape.
+template <class T, class D, class N, class Body>
+void dispatch_byte_mask(const Tensor<T, D>& x, const N& node, const Shape& mshape, bool writes_x,
+                        Body&& body) {
+    if (mshape == x.sizes() && !(writes_x && needs_temporary(x, node))) return body(node);
+    Tensor<uint8_t, D> m;
+    if constexpr (std::is_same_v<N, Leaf<uint8_t, D>>) {
+        m.set(overlaps(x, node.tensor) ? node.tensor.clone() : node.tensor.contiguous());
+    } else {
+        m.set(t7::eval(node));
+    }
+    m.set(m.view(x.sizes()));
+    body(Leaf<uint8_t, D>{{}, m});
+}
+
+template <class T, class D, class N, class Body>
+void dispatch_mask(const Tensor<T, D>& x, const N& node, const Shape& mshape, bool writes_x,
+                   Body&& body) {
+    if constexpr (!std::is_same_v<typename N::value_type, uint8_t>) {
+        return; // rejected by check_mask (a TypeError) before this is reached
+    } else {
+        dispatch_byte_mask(x, node, mshape, writes_x, body);
+    }
+}
+
+// The loop of a masked operation: operand 0 is x, operands 1.. the mask's
+// leaves (broadcast to x's shape). `ordered` keeps layout order (select, copy).
+template <class N>
+struct MaskLoop {
+    static constexpr size_t K = size_t(N::leaves) + 1;
+    const N* mask;
+    cpu::Operands<K> ops;
+    iter::Loop<K> L;
+    std::array<int64_t, K> inner{};
+
+    template <class T, class D>
+    MaskLoop(const Tensor<T, D>& x, const N& m, bool ordered) : mask(&m) {
+        ops.base[0] = x.data();
+        ops.strides[0] = x.strides();
+        ops.elem_size[0] = int(sizeof(T));
+        cpu::collect_leaves<1>(m, x.sizes(), ops);
+        std::array<const Shape*, K> st;
+        for (size_t k = 0; k < K; ++k) st[k] = &ops.strides[k];
+        L = iter::make_loop<K>(x.sizes(), st, !ordered);
+        for (size_t k = 0; k < K; ++k) inner[k] = L.inner_stride(k);
+    }
+
+    // run(x offset of the run's first element, x's inner stride, n, bound mask)
+    template <class Run>
+    void walk(int64_t begin, int64_t end, Run&& run) const {
+        iter::for_each_run(L, begin, end, [&](const std::array<int64_t, K>& off, int64_t n) {
+            std::array<const void*, K> ptr{};
+            for (size_t k = 1; k < K; ++k)
+                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+            const auto b = cpu::bind<0>(*mask, cpu::RunArgs{ptr.data() + 1, inner.data() + 1});
+            run(off[0], inner[0], n, b);
+        });
+    }
+
+    // Calls f(begin, end, chunk) over the chunks parallel_for makes of the loop.
+    template <class F>
+    void chunks(bool parallel, F&& f) const {
+        if (parallel)
+            iter::parallel_for(L.numel, iter::parallel_grain, f);
+        else
+            f(int64_t(0), L.numel, int64_t(0));
+    }
+};
+
+template <class B>
+constexpr bool is_byte_leaf = std::is_same_v<std::remove_cvref_t<B>, cpu::BoundLeaf<uint8_t>>;
+
+template <class B>
+T7_INLINE bool mask_at(const B& b, int64_t i) {
+    return cpu::scalar_at(b, i) != 0;
+}
+
+template <class B>
+int64_t count_run(const B& b, int64_t n) {
+    int64_t c = 0;
+    if constexpr (is_byte_leaf<B>) {
+        if (b.s == 1) {
+            for (int64_t i = 0; i < n; ++i) c += b.p[i] != 0;
+            return c;
+        }
+    }
+    for (int64_t i = 0; i < n; ++i) c += mask_at(b, i);
+    return c;
+}
+
+// Appends the selected elements of one run to o (stride os); returns how many.
+// `room` is how many elements o may take (the rest of this chunk's share of the
+// output). Branch-free compaction: straight into o while a whole block fits
+// with a slot to spare (the store after the last selected element then lands
+// on a slot that a later selected element overwrites), else into a small stack
+// buffer and copied out.
+template <class T, class B>
+int64_t select_run(const T* x, int64_t xs, const B& b, int64_t n, T* o, int64_t os, int64_t room) {
+    constexpr int64_t block = 256;
+    T buf[block];
+    int64_t k = 0;
+    for (int64_t i0 = 0; i0 < n; i0 += block) {
+        const int64_t m = std::min(block, n - i0);
+        int64_t c = 0;
+        if constexpr (is_byte_leaf<B>) {
+            if (b.s == 1 && xs == 1) {
+                const uint8_t* mp = b.p + i0;
+                const T* xp = x + i0;
+                if (os == 1 && m < room - k) {
+                    T* dst = o + k;
+                    for (int64_t i = 0; i < m; ++i) {
+                        dst[c] = xp[i];
+                        c += mp[i] != 0;
+                    }
+                    k += c;
+                    continue;
+                }
+                for (int64_t i = 0; i < m; ++i) {
+                    buf[c] = xp[i];
+                    c += mp[i] != 0;
+                }
+            } else {
+                for (int64_t i = 0; i < m; ++i) {
+                    buf[c] = x[(i0 + i) * xs];
+                    c += b.p[(i0 + i) * b.s] != 0;
+                }
+            }
+        } else {
+            for (int64_t i = 0; i < m; ++i) {
+                buf[c] = x[(i0 + i) * xs];
+                c += mask_at(b, i0 + i);
+            }
+        }
+        T* dst = o + k * os;
+        if (os == 1) {
+            std::copy(buf, buf + c, dst);
+        } else {
+            for (int64_t j = 0; j < c; ++j) dst[j * os] = buf[j];
+        }
+        k += c;
+    }
+    return k;
+}
+
+// Per-chunk counts of selected elements and their exclusive prefix sums.
+template <class N>
+std::vector<int64_t> chunk_offsets(const MaskLoop<N>& ml, bool parallel, int64_t& total) {
+    std::vector<int64_t> counts(size_t(getNumThreads()) + 1, 0);
+    ml.chunks(parallel, [&](int64_t b, int64_t e, int64_t c) {
+        int64_t cnt = 0;
+        ml.walk(b, e,
+                [&](int64_t, int64_t, int64_t n, const auto& mb) { cnt += count_run(mb, n); });
+        counts[size_t(c)] = cnt;
+    });
+    total = 0;
+    for (auto& c : counts) {
+        int64_t v = c;
+        c = total;
+        total += v;
+    }
+    return counts;
+}
+
+// maskedSelect of x into out (out: 1-D of exactly the selected count, or
+// resized to it). Never reads out.
+template <class T, class D, class N>
+void masked_select_into(Tensor<T, D>& out, const Tensor<T, D>& x, const N& node,
+                        const Shape& mshape) {
+    if (x.nElement() == 0) {
+        out.resize(Shape{});
+        return;
+    }
+    dispatch_mask(x, node, mshape, false, [&](const auto& m) {
+        using M = std::remove_cvref_t<decltype(m)>;
+        const MaskLoop<M> ml(x, m, true);
+        int64_t total = 0;
+        const std::vector<int64_t> offsets = chunk_offsets(ml, true, total);
+        out.resize(total > 0 ? Shape{total} : Shape{});
+        if (total == 0) return;
+        T* o = out.data();
+        const int64_t os = out.stride(0);
+        const T* xp = x.data();
+        ml.chunks(true, [&](int64_t b, int64_t e, int64_t c) {
+            int64_t k = offsets[size_t(c)];
+            const int64_t end = offsets[size_t(c) + 1];
+            ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
+                k += select_run(xp + ox, xs, mb, n, o + k * os, os, end - k);
+            });
+        });
+    });
+}
+
+} // namespace detail
+
+template <class T, class D>
+template <Expression M>
+Tensor<T, D> Tensor<T, D>::maskedSelect(const M& mask) const {
+    detail::require_cpu<D>();
+    const auto node = as_node(mask);
+    const Shape mshape = detail::check_mask("maskedSelect", *this, node);
+    Tensor r;
+    detail::masked_select_into(r, *this, node, mshape);
+    return r;
+}
+
+template <class T, class D>
+template <Expression M>
+Tensor<T, D>& Tensor<T, D>::maskedSelect(const Tensor& src, const M& mask) {
+    detail::require_cpu<D>();
+    const auto node = as_node(mask);
+    const Shape mshape = detail::check_mask("maskedSelect", src, node);
+    bool alias = detail::overlaps(*this, src);
+    for_each_leaf(node, [&](const auto& l) { alias = alias || detail::overlaps(*this, l.tensor); });
+    if (alias) {
+        Tensor r;
+        detail::masked_select_into(r, src, node, mshape);
+        if (r.dim() == 0) {
+            resize(Shape{});
+        } else {
+            resize(r.sizes());
+            assign(r);
+        }
+    } else {
+        detail::masked_select_into(*this, src, node, mshape);
+    }
+    return *this;
+}
+
+template <class T, class D>
+template <Expression M>
+Tensor<T, D>& Tensor<T, D>::maskedFill(const M& mask, T v) {
+    detail::require_cpu<D>();
+    const auto node = as_node(mask);
+    const Shape mshape = detail::check_mask("maskedFill", *this, node);
+    if (nElement() == 0) return *this;
+    const bool parallel = !detail::self_overlapping(*this);
+    detail::dispatch_mask(*this, node, mshape, true, [&](const auto& m) {
+        using N = std::remove_cvref_t<decltype(m)>;
+        const detail::MaskLoop<N> ml(*this, m, false);
+        T* xp = data();
+        ml.chunks(parallel, [&](int64_t b, int64_t e, int64_t) {
+            ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
+                T* p = xp + ox;
+                if constexpr (detail::is_byte_leaf<decltype(mb)>) {
+                    if (xs == 1 && mb.s == 1 && parallel) { // a blend: vectorises
+                        for (int64_t i = 0; i < n; ++i) p[i] = mb.p[i] ? v : p[i];
+                        return;
+                    }
+                }
+                for (int64_t i = 0; i < n; ++i)
+                    if (detail::mask_at(mb, i)) p[i * xs] = v;
+            });
+        });
+    });
+    return *this;
+}
+
+template <class T, class D>
+template <Expression M>
+Tensor<T, D>& Tensor<T, D>::maskedCopy(const M& mask, const Tensor& src_in) {
+    detail::require_cpu<D>();
+    const auto node = as_node(mask);
+    const Shape mshape = detail::check_mask("maskedCopy", *this, node);
+    if (nElement() == 0) return *this;
+    const bool parallel = !detail::self_overlapping(*this);
+    detail::dispatch_mask(*this, node, mshape, true, [&](const auto& m) {
+        using N = std::remove_cvref_t<decltype(m)>;
+        const detail::MaskLoop<N> ml(*this, m, true);
+        int64_t total = 0;
+        const std::vector<int64_t> offsets = detail::chunk_offsets(ml, parallel, total);
+        if (src_in.nElement() < total)
+            detail::fail<ShapeError>("maskedCopy: the mask selects ", total,
+                                     " elements but the source has only ", src_in.nElement(),
+                                     " (size ", src_in.sizes(), ")");
+        if (total == 0) return;
+        // The source is read in layout order: a contiguous snapshot unless it is one.
+        Tensor src = src_in;
+        if (!src.isContiguous() || detail::overlaps(*this, src)) src.set(src_in.clone());
+        const T* sp = src.data();
+        T* xp = data();
+        ml.chunks(parallel, [&](int64_t b, int64_t e, int64_t c) {
+            int64_t k = offsets[size_t(c)];
+            ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
+                T* p = xp + ox;
+                for (int64_t i = 0; i < n; ++i)
+                    if (detail::mask_at(mb, i)) p[i * xs] = sp[k++];
+            });
+        });
+    });
+    return *this;
+}
+
+// ---- nonzero ----------------------------------------------------------------------
+
+namespace detail {
+
+// The n x dim LongTensor of the 0-based coordinates of x's non-zero elements,
+// in layout order (an empty tensor when there are none).
+template <class T, class D>
+void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
+    require_cpu<D>();
+    if (x_in.nElement() == 0) {
+        out.resize(Shape{});
+        return;
+    }
+    Tensor<T, D> x = x_in;
+    if (overlaps(out, x)) x.set(x_in.clone());
+    const std::array<const Shape*, 1> st{&x.strides()};
+    const T* xp = x.data();
+    // Count (any order, in parallel), then walk in layout order writing coordinates.
+    const iter::Loop<1> any_order = iter::make_loop<1>(x.sizes(), st, true);
+    std::vector<int64_t> counts(size_t(getNumThreads()) + 1, 0);
+    iter::parallel_for(any_order.numel, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t c) {
+        int64_t cnt = 0;
+        const int64_t s = any_order.inner_stride(0);
+        iter::for_each_run(any_order, b, e, [&](const std::array<int64_t, 1>& off, int64_t n) {
+            for (int64_t i = 0; i < n; ++i) cnt += compute_t<T>(xp[off[0] + i * s]) != 0;
+        });
+        counts[size_t(c)] = cnt;
+    });
+    int64_t total = 0;
+    for (int64_t c : counts) total += c;
+    if (total == 0) {
+        out.resize(Shape{});
+        return;
+    }
+    const size_t rank = size_t(x.dim());
+    out.resize(Shape{total, int64_t(rank)});
+    int64_t* o = out.data();
+    const int64_t os0 = out.stride(0), os1 = out.stride(1);
+    const iter::Loop<1> L = iter::make_loop<1>(x.sizes(), st, false);
+    const int64_t s = L.inner_stride(0);
+    const Shape& sz = x.sizes();
+    Shape coord(rank, 0); // runs follow layout order: an odometer over x's own dimensions
+    int64_t row = 0;
+    iter::for_each_run(L, 0, L.numel, [&](const std::array<int64_t, 1>& off, int64_t n) {
+        const T* p = xp + off[0];
+        for (int64_t i = 0; i < n; ++i) {
+            if (compute_t<T>(p[i * s]) != 0) {
+                for (size_t d = 0; d < rank; ++d) o[row * os0 + int64_t(d) * os1] = coord[d];
+                ++row;
+            }
+            for (size_t d = rank; d-- > 0;) {
+                if (++coord[d] < sz[d]) break;
+                coord[d] = 0;
+            }
+        }
+    });
+}
+
+} // namespace detail
+
+template <class T, class D>
+Tensor<int64_t, D> Tensor<T, D>::nonzero() const {
+    Tensor<int64_t, D> r;
+    detail::nonzero_into(r, *this);
+    return r;
+}
+
+// torch.nonzero(x), also of an expression: t7::nonzero(x == 1).
+template <Expression E>
+auto nonzero(const E& e) {
+    if constexpr (is_tensor_v<E>)
+        return e.nonzero();
+    else
+        return t7::eval(e).nonzero();
+}
+
+// torch.nonzero(result, x): into an existing LongTensor (resized).
+template <class T, class D>
+Tensor<int64_t, D>& nonzero(Tensor<int64_t, D>& result, const Tensor<T, D>& x) {
+    detail::nonzero_into(result, x);
+    return result;
+}
+
+// torch.maskedSelect(x, mask)
+template <class T, class D, Expression M>
+Tensor<T, D> maskedSelect(const Tensor<T, D>& x, const M& mask) {
+    return x.maskedSelect(mask);
+}
+
+// ---- x[mask] --------------------------------------------------------------------
+
+// What x[mask] returns: the tensor (a shared handle) and the mask's expression
+// node. Reading converts to a Tensor (maskedSelect); assigning writes through.
+template <class T, class D, class N>
+class MaskedRef {
+public:
+    MaskedRef(Tensor<T, D> target, N mask) : target_(std::move(target)), mask_(std::move(mask)) {}
+    MaskedRef(const MaskedRef&) = default;
+
+    // ---- reading: the selected elements, a new 1-D tensor (maskedSelect) ----
+    Tensor<T, D> eval() const { return target_.maskedSelect(mask_); }
+    operator Tensor<T, D>() const { return eval(); }
+
+    // ---- writing ----
+    template <Arithmetic S>
+    MaskedRef& operator=(S v) {
+        target_.maskedFill(mask_, convert<T>(v));
+        return *this;
+    }
+    template <class U>
+    MaskedRef& operator=(const Tensor<U, D>& src) {
+        if constexpr (std::is_same_v<U, T>)
+            target_.maskedCopy(mask_, src);
+        else
+            target_.maskedCopy(mask_, src.template to<T>());
+        return *this;
+    }
+    template <Expression E>
+    requires(!is_tensor_v<E>) MaskedRef& operator=(const E& e) {
+        target_.maskedCopy(mask_, t7::eval(t7::cast<T>(e)));
+        return *this;
+    }
+    MaskedRef& operator=(const MaskedRef& o) { return *this = o.eval(); }
+    template <class U, class N2>
+    MaskedRef& operator=(const MaskedRef<U, D, N2>& o) {
+        return *this = o.eval();
+    }
+
+    // x[mask] op= v: the selected elements only.
+    template <Arithmetic S>
+    MaskedRef& operator+=(S v) {
+        return update(v, [](auto a, auto b) { return a + b; });
+    }
+    template <Arithmetic S>
+    MaskedRef& operator-=(S v) {
+        return update(v, [](auto a, auto b) { return a - b; });
+    }
+    template <Arithmetic S>
+    MaskedRef& operator*=(S v) {
+        return update(v, [](auto a, auto b) { return a * b; });
+    }
+    template <Arithmetic S>
+    MaskedRef& operator/=(S v) {
+        return update(v, [](auto a, auto b) { return a / b; });
+    }
+
+    const Tensor<T, D>& tensor() const { return target_; }
+    const N& mask() const { return mask_; }
+
+    friend std::ostream& operator<<(std::ostream& os, const MaskedRef& r) { return os << r.eval(); }
+
+private:
+    template <class S, class F>
+    MaskedRef& update(S v, F f) {
+        // selected = op(selected, v), written back through the mask: the mask is
+        // evaluated before anything is written, so it may read the tensor itself.
+        Tensor<T, D> sel = eval();
+        if (sel.dim() == 0) return *this;
+        using C = compute_t<T>;
+        sel.apply([&](T a) { return convert<T>(f(C(a), C(v))); });
+        target_.maskedCopy(Leaf<uint8_t, D>{{}, mask_bytes()}, sel);
+        return *this;
+    }
+    Tensor<uint8_t, D> mask_bytes() const {
+        if constexpr (std::is_same_v<N, Leaf<uint8_t, D>>)
+            return mask_.tensor;
+        else if constexpr (std::is_same_v<typename N::value_type, uint8_t>)
+            return t7::eval(mask_);
+        else
+            return t7::eval(t7::cast<uint8_t>(mask_)); // not reached: eval() rejects it first
+    }
+
+    Tensor<T, D> target_;
+    N mask_;
+};
+
+template <class T, class D>
+template <Expression M>
+auto Tensor<T, D>::operator[](const M& mask) const {
+    auto node = as_node(mask);
+    return MaskedRef<T, D, decltype(node)>(*this, std::move(node));
+}
+
+} // namespace t7
