@@ -22,13 +22,21 @@
 
 #include "eval/assign.hpp"
 #include "eval/cpu/evaluator.hpp"
+#include "eval/thrust/evaluator.hpp"
 #include "expr/reductions.hpp"
 
 #include "tensor/apply.hpp"
 #include "tensor/copy.hpp"
+#include "tensor/transfer.hpp"
 
 #include "expr/inplace.hpp"
 #include "io/print.hpp"
+
+// CUDA tensors (t7::cuda::FloatTensor, ...): created, copied and converted from
+// here; expressions on them need a translation unit compiled by nvcc (<t7/cuda.hpp>).
+#include "cuda/blas.hpp"
+#include "cuda/tensor.hpp"
+
 #include "io/object.hpp"
 #include "io/t7_reader.hpp"
 #include "io/t7_writer.hpp"

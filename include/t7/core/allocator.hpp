@@ -86,12 +86,8 @@ public:
         if (cached_ > limit_) trim();
     }
 
-private:
-    struct FreeBlock {
-        FreeBlock* next;
-    };
-
-    // Four classes per power of two above 64 bytes: at most 25% slack.
+    // Four classes per power of two above 64 bytes: at most 25% slack. Public:
+    // the device allocator (kernels/) caches by the same classes.
     static constexpr int classes = 4 * 64;
     static int size_class(size_t bytes) {
         if (bytes <= 64) return 0;
@@ -106,6 +102,11 @@ private:
         size_t base = size_t(1) << log2;
         return base + (base / 4) * size_t(cls % 4 + 1);
     }
+
+private:
+    struct FreeBlock {
+        FreeBlock* next;
+    };
 
     static void* fresh(size_t bytes) {
         size_t align = bytes >= huge_page ? huge_page : 64;

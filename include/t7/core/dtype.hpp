@@ -98,9 +98,14 @@ T7_HOST_DEVICE T7_INLINE To convert(From v) {
             if (v > From(-9.2e18) && v < From(9.2e18)) return To(static_cast<int64_t>(v));
             return To(0);
         } else {
+            // The limits without std::numeric_limits, whose functions nvcc does
+            // not compile for the device.
+            using U = std::make_unsigned_t<To>;
+            constexpr To hi = std::is_signed_v<To> ? To(U(~U(0)) >> 1) : To(~U(0));
+            constexpr To lo = std::is_signed_v<To> ? To(-hi - 1) : To(0);
             if (v != v) return To(0);
-            if (v >= From(9.2233720368547758e18)) return std::numeric_limits<To>::max();
-            if (v <= From(-9.2233720368547758e18)) return std::numeric_limits<To>::min();
+            if (v >= From(9.2233720368547758e18)) return hi;
+            if (v <= From(-9.2233720368547758e18)) return lo;
             return static_cast<To>(v);
         }
     } else {

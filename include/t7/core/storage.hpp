@@ -30,12 +30,22 @@ public:
     using device_type = D;
 
     Storage() = default;
-    explicit Storage(int64_t n, int device = 0) {
+    // A new storage lives on the device's current device unless one is named
+    // (CUDA: t7::cuda::setDevice; the CPU has only device 0).
+    explicit Storage(int64_t n, int device = DeviceMemory<D>::current_device()) {
         if (n < 0) detail::fail<ShapeError>("Storage: negative size ", n);
-        b_ = new Block;
+        size_t cap = 0;
+        T* p = n > 0 ? allocate(n, cap, device) : nullptr; // may throw: nothing to free yet
+        try {
+            b_ = new Block;
+        } catch (...) {
+            if (p) DeviceMemory<D>::deallocate(p, cap, device);
+            throw;
+        }
         b_->device = device;
         b_->size = n;
-        if (n > 0) b_->data = allocate(n, b_->capacity, device);
+        b_->data = p;
+        b_->capacity = cap;
     }
     Storage(const Storage& o) noexcept : b_(o.b_) { retain(); }
     Storage(Storage&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}

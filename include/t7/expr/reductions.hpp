@@ -23,9 +23,13 @@ struct ValuesIndices {
 
 namespace detail {
 
+// The device whose evaluator runs a reduction (a tree mixing devices is
+// rejected by check_devices before any evaluator runs).
 template <class E>
-using expr_device_t = std::conditional_t<std::is_void_v<typename node_t<E>::device_type>, CPU,
-                                         typename node_t<E>::device_type>;
+using expr_device_t =
+    std::conditional_t<std::is_void_v<typename node_t<E>::device_type> ||
+                           std::is_same_v<typename node_t<E>::device_type, MixedDevices>,
+                       CPU, typename node_t<E>::device_type>;
 
 template <class E>
 bool has_empty_leaf(const E& e) {
@@ -48,7 +52,7 @@ Shape reduce_shape(const E& e, const char* op, bool allow_empty) {
 template <class R, class E>
 auto reduce_all(const E& expr, const char* op, bool allow_empty) {
     auto e = as_node(expr);
-    check_devices(e);
+    typename DeviceMemory<expr_device_t<E>>::Scope scope(check_devices(e, op));
     using V = typename decltype(e)::value_type;
     using A = typename R::template acc<V>;
     Shape shape = reduce_shape(e, op, allow_empty);
@@ -69,10 +73,10 @@ inline int64_t reduce_dim_index(const Shape& shape, int64_t dim, const char* op)
 template <class R, class E>
 auto reduce_dim(const E& expr, int64_t dim, const char* op) {
     auto e = as_node(expr);
-    check_devices(e);
+    using D = expr_device_t<E>;
+    typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the result goes there too
     using V = typename decltype(e)::value_type;
     using A = typename R::template acc<V>;
-    using D = expr_device_t<E>;
     Shape shape = reduce_shape(e, op, false);
     int64_t d = reduce_dim_index(shape, dim, op);
     Shape keep = shape;
@@ -99,9 +103,9 @@ using mean_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, comput
 template <class R, class E>
 auto arg_reduce(const E& expr, int64_t dim, const char* op) {
     auto e = as_node(expr);
-    check_devices(e);
     using V = compute_t<typename decltype(e)::value_type>;
     using D = expr_device_t<E>;
+    typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the results go there too
     Shape shape = reduce_shape(e, op, false);
     int64_t d = reduce_dim_index(shape, dim, op);
     Shape keep = shape;
@@ -238,6 +242,10 @@ namespace detail {
 // In-place scan along dim of a contiguous tensor: x[i] = op(x[i-1], x[i]).
 template <class Op, class T, class D>
 void scan(Tensor<T, D>& x, int64_t dim, Op op) {
+    if constexpr (!std::is_same_v<D, CPU>) {
+        Evaluator<D>::scan(x, dim, op); // the device runs it
+        return;
+    }
     const int64_t n = x.size(dim), st = x.stride(dim);
     Shape outer = x.sizes();
     outer[size_t(dim)] = 1;

@@ -4,6 +4,7 @@
 
 #include "../eval/assign.hpp"
 #include "tensor.hpp"
+#include "transfer.hpp"
 
 namespace t7 {
 
@@ -19,24 +20,33 @@ Tensor<T, D>& Tensor<T, D>::fill(T v) {
 template <class T, class D>
 template <class U, class D2>
 Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
-    static_assert(std::is_same_v<D, D2>, "copy between devices is provided by the GPU backend");
     if (src.nElement() != nElement())
         detail::fail<ShapeError>("copy: source has ", src.nElement(), " elements (size ",
                                  src.sizes(), ") but destination has ", nElement(), " (size ",
                                  sizes_, ")");
     if (nElement() == 0) return *this;
-    Tensor<U, D2> s = src;
-    if (!(src.sizes() == sizes_)) {
-        // Reinterpret the source in the destination's shape; a non-contiguous
-        // source of another shape is first made contiguous.
-        // (set rebinds the handle; `s = ...` would assign values into src).
-        s.set(src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_));
+    if constexpr (!std::is_same_v<D, D2>) {
+        detail::copy_across_devices(*this, src); // CPU <-> CUDA
+        return *this;
+    } else {
+        if (src.getDevice() != getDevice()) {
+            detail::copy_across_devices(*this, src); // GPU <-> GPU
+            return *this;
+        }
+        Tensor<U, D2> s = src;
+        if (!(src.sizes() == sizes_)) {
+            // Reinterpret the source in the destination's shape; a non-contiguous
+            // source of another shape is first made contiguous.
+            // (set rebinds the handle; `s = ...` would assign values into src).
+            s.set(src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_));
+        }
+        return assign(cast<T>(s));
     }
-    return assign(cast<T>(s));
 }
 
 template <class T, class D>
 Tensor<T, D> Tensor<T, D>::clone() const {
+    typename DeviceMemory<D>::Scope scope(getDevice()); // the clone lives where this does
     Tensor r(sizes_);
     if (dim() > 0) Evaluator<D>::run_assign(r, as_node(*this));
     return r;
@@ -53,6 +63,7 @@ Tensor<U, D> Tensor<T, D>::to() const {
     if constexpr (std::is_same_v<U, T>) {
         return *this; // Torch7's type() of the same type returns the same tensor
     } else {
+        typename DeviceMemory<D>::Scope scope(getDevice());
         Tensor<U, D> r(sizes_);
         if (dim() > 0) Evaluator<D>::run_assign(r, cast<U>(*this));
         return r;

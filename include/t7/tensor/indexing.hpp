@@ -53,6 +53,9 @@ decltype(auto) Tensor<T, D>::operator()(I... idx) const {
         detail::fail<IndexError>("index: ", sizeof...(I), " indices for a ", dim(),
                                  "-D tensor of size ", sizes_);
     if constexpr ((std::integral<I> && ...)) {
+        static_assert(std::is_same_v<D, CPU>,
+                      "Tensor::operator(): elements of a CUDA tensor live in device memory; "
+                      "read them on the host through cpu() (slices and views are fine)");
         if (int64_t(sizeof...(I)) != dim())
             detail::fail<IndexError>("index: ", sizeof...(I), " indices for a ", dim(),
                                      "-D tensor of size ", sizes_,

@@ -160,6 +160,7 @@ public:
     std::vector<Tensor> chunk(int64_t n, int64_t dim = 0) const;
 
     // ---- copies and conversions (copy.hpp) ---------------------------------------
+    // copy() also crosses devices (CPU <-> CUDA, GPU <-> GPU: tensor/transfer.hpp).
     template <class U, class D2>
     Tensor& copy(const Tensor<U, D2>& src);
     Tensor& fill(T v);
@@ -179,6 +180,11 @@ public:
     Tensor<U, D> typeAs(const Tensor<U, D>&) const {
         return to<U>();
     }
+
+    // ---- devices (tensor/transfer.hpp; CUDA needs the tensor7_cuda library) --------
+    // This tensor on a GPU (itself when already there) / on the CPU (itself on the CPU).
+    Tensor<T, CUDA> cuda(int device = 0) const;
+    Tensor<T, CPU> cpu() const;
 
     // ---- in place, fused (expr/inplace.hpp) ----------------------------------------
     template <class B>

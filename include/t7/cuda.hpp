@@ -1,0 +1,47 @@
+// tensor7 for translation units compiled by nvcc: everything <t7/t7.hpp>
+// offers except the CPU evaluator (and so without Eigen, which nvcc compiles
+// slowly and noisily), plus the CUDA backend. Expressions and reductions on
+// CUDA tensors written here are fused into Thrust kernels:
+//
+//     #include <t7/cuda.hpp>
+//     void step(t7::cuda::FloatTensor& y, const t7::cuda::FloatTensor& x) {
+//         y = t7::sigmoid(x) * 2 + y;          // one kernel
+//         float s = t7::sum(y * y);            // one fused reduction
+//     }
+//
+// Creating, copying (x.cuda(), g.cpu(), copy()), converting and filling CUDA
+// tensors also works from ordinary host code through <t7/t7.hpp>: those are
+// calls into the precompiled tensor7_cuda library. Arithmetic on CPU tensors
+// needs the CPU evaluator: keep it in host translation units (or include
+// <t7/t7.hpp> here as well, which nvcc accepts with warnings from Eigen).
+// Programs using CUDA tensors link tensor7_cuda (Meson: the tensor7_cuda dependency).
+#pragma once
+
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "core/shape.hpp"
+#include "core/storage.hpp"
+
+#include "tensor/indexing.hpp"
+#include "tensor/tensor.hpp"
+#include "tensor/views.hpp"
+
+#include "iter/loop.hpp"
+
+#include "expr/nodes.hpp"
+#include "expr/operators.hpp"
+#include "expr/traverse.hpp"
+
+#include "eval/assign.hpp"
+#include "eval/thrust/evaluator.hpp"
+#include "expr/reductions.hpp"
+
+#include "tensor/copy.hpp"
+#include "tensor/transfer.hpp"
+
+#include "expr/inplace.hpp"
+#include "io/print.hpp"
+
+#include "cuda/blas.hpp"
+#include "cuda/runtime.hpp"
+#include "cuda/tensor.hpp"

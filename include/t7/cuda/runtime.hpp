@@ -1,0 +1,125 @@
+// The narrow interface between headers and the precompiled GPU library
+// (kernels/, built by nvcc into `tensor7_cuda`): plain declarations, no CUDA
+// header, so any host translation unit can hold and copy CUDA tensors. Device
+// memory, transfers and the type-erased operations (strided copy/convert, fill,
+// GEMM) live in the library; fused expressions are header templates that need
+// a translation unit compiled by nvcc (eval/thrust/).
+//
+// Every failure (no device, out of memory, a failed launch) throws
+// t7::DeviceError carrying CUDA's own error name and message.
+#pragma once
+
+#include "../core/dtype.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace t7 {
+
+// Runtime element type tags for the type-erased library calls.
+enum class DType : int8_t { u8, i8, i16, i32, i64, f32, f64, f16 };
+
+// bool (the accumulator of all/any) is stored as a byte holding 0 or 1.
+template <class T>
+constexpr DType dtype_of() {
+    if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, bool>)
+        return DType::u8;
+    else if constexpr (std::is_same_v<T, int8_t>)
+        return DType::i8;
+    else if constexpr (std::is_same_v<T, int16_t>)
+        return DType::i16;
+    else if constexpr (std::is_same_v<T, int32_t>)
+        return DType::i32;
+    else if constexpr (std::is_same_v<T, int64_t>)
+        return DType::i64;
+    else if constexpr (std::is_same_v<T, float>)
+        return DType::f32;
+    else if constexpr (std::is_same_v<T, double>)
+        return DType::f64;
+    else {
+        static_assert(std::is_same_v<T, Half>, "not a tensor element type");
+        return DType::f16;
+    }
+}
+
+namespace cuda {
+
+// ---- devices (the public part) ------------------------------------------------
+// Number of usable devices; 0 when there is no GPU or no driver (never throws).
+int deviceCount();
+// A one-line reason when deviceCount() is 0 (CUDA's error), else "".
+const char* unavailableReason();
+// The calling thread's current device: new CUDA tensors are allocated there.
+int getDevice();
+void setDevice(int device); // DeviceError for an id out of range
+// Waits for every queued GPU operation of the current device (errors surface here).
+void synchronize();
+// Device bytes held by the caching allocator for reuse, and returning them.
+size_t cachedBytes();
+void emptyCache();
+
+// Makes `device` current for a scope (no-op when it already is).
+class DeviceGuard {
+public:
+    explicit DeviceGuard(int device) : prev_(getDevice()) {
+        if (device != prev_) setDevice(device);
+    }
+    ~DeviceGuard() {
+        if (getDevice() != prev_) setDevice(prev_);
+    }
+    DeviceGuard(const DeviceGuard&) = delete;
+    DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+private:
+    int prev_;
+};
+
+namespace rt {
+
+// ---- memory ------------------------------------------------------------------------
+// Device memory from a size-class cache (as HostAllocator does for host memory):
+// `capacity` receives the block's real size, to be passed back to deallocate.
+void* allocate(size_t bytes, size_t& capacity, int device);
+void deallocate(void* p, size_t capacity, int device);
+
+// Byte copies; every one is complete when the call returns.
+void copy_to_device(void* dst, int device, const void* src, size_t bytes);
+void copy_to_host(void* dst, const void* src, int device, size_t bytes);
+void copy_on_device(void* dst, const void* src, int device, size_t bytes);
+void copy_between_devices(void* dst, int dst_device, const void* src, int src_device, size_t bytes);
+
+// ---- type-erased element-wise operations --------------------------------------------
+inline constexpr int max_dims = 8;
+
+// An iteration space of up to max_dims dimensions (outermost first) and the
+// element strides of two operands over it (operand 0 written, operand 1 read).
+struct Strided2 {
+    int rank = 0;
+    int64_t numel = 0;
+    int64_t size[max_dims] = {};
+    int64_t stride[2][max_dims] = {};
+};
+
+// dst[i] = convert<dst type>(src[i]) over the iteration space.
+void strided_copy(void* dst, DType dst_type, const void* src, DType src_type, const Strided2& s,
+                  int device);
+// dst[i] = the element whose bytes are the low `elem_size` bytes of `bits`.
+void fill(void* dst, int elem_size, uint64_t bits, const Strided2& s, int device);
+
+// In-place inclusive scan (running sum, or product when `multiply`) of `n`
+// elements `stride` apart, for every line start given by operand 0 of `lines`;
+// Long, Float and Double.
+void scan(DType type, bool multiply, void* data, const Strided2& lines, int64_t n, int64_t stride,
+          int device);
+
+// C = alpha * op(A) * op(B) + beta * C in cuBLAS's column-major convention
+// (trans: 'N' or 'T'); float, double, Half (computed in float). beta == 0
+// ignores C's old values.
+void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+          const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc,
+          int device);
+
+} // namespace rt
+} // namespace cuda
+} // namespace t7

@@ -1,0 +1,70 @@
+// Fused assignment on the device: one Thrust launch over the destination's
+// elements evaluates the whole bound tree per element. Operand 0 is the
+// destination, operands 1.. the tree's leaves with broadcast strides; the loop
+// is planned on the host (size-1 dimensions dropped, dimensions ordered by
+// stride, contiguous ones merged). When every operand is then contiguous in one
+// dimension the functor indexes plain pointers; otherwise an Indexer turns the
+// linear index into per-operand offsets with fast divisions.
+#pragma once
+
+#include "../../expr/traverse.hpp"
+#include "bound.hpp"
+#include "indexer.hpp"
+#include "system.hpp"
+
+#include <array>
+
+namespace t7::gpu {
+
+template <class T, class B>
+struct AssignLinear {
+    T* out;
+    B tree;
+    T7_HOST_DEVICE void operator()(int64_t i) const {
+        out[i] = convert<T>(value(tree, LinearAt{i}));
+    }
+};
+
+template <class T, class B, size_t N>
+struct AssignStrided {
+    T* out;
+    B tree;
+    Indexer<N> ix;
+    T7_HOST_DEVICE void operator()(int64_t i) const {
+        OffsetsAt<N> o{};
+        ix.add_offsets(i, o.off);
+        out[o.off[0]] = convert<T>(value(tree, o));
+    }
+};
+
+// Broadcast strides of every leaf over `shape` into strides[First...].
+template <size_t First, class E, size_t N>
+void leaf_strides(const E& e, const Shape& shape, std::array<Shape, N>& strides) {
+    size_t k = First;
+    for_each_leaf(e, [&](const auto& leaf) {
+        const auto& t = leaf.tensor;
+        strides[k++] = detail::broadcast_strides(t.sizes(), t.strides(), shape);
+    });
+}
+
+// dst has its final shape, e broadcasts to it, and they do not alias harmfully.
+template <class T, class E>
+void fused_assign(const Tensor<T, CUDA>& dst, const E& e) {
+    constexpr size_t N = size_t(E::leaves) + 1;
+    const Shape& shape = dst.sizes();
+    if (shape.empty() || dst.nElement() == 0) return;
+    std::array<Shape, N> strides;
+    strides[0] = dst.strides();
+    leaf_strides<1>(e, shape, strides);
+    const iter::Loop<N> L = plan_loop<N>(shape, strides);
+    cuda::DeviceGuard guard(dst.getDevice());
+    const auto b = bind<1>(e);
+    using B = std::remove_const_t<decltype(b)>;
+    if (is_linear(L))
+        for_each_index(L.numel, AssignLinear<T, B>{dst.data(), b}, "assign");
+    else
+        for_each_index(L.numel, AssignStrided<T, B, N>{dst.data(), b, make_indexer(L, "assign")},
+                       "assign");
+}
+
+} // namespace t7::gpu

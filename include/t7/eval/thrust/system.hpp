@@ -1,0 +1,96 @@
+// What the Thrust evaluator needs from Thrust, in one place: the execution
+// policy, launches over an index range, temporary device buffers and the
+// translation of every failure into t7::DeviceError.
+//
+// The device system is Thrust's compile-time choice (config.hpp). nvcc builds
+// run on CUDA; a host compiler with -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP
+// (or CPP) runs the very same functors on the CPU, which is how the GPU code
+// path is tested without a GPU (tests/test_thrust_host.cpp). In that mode the
+// library (kernels/) emulates device memory with host memory: a whole program
+// is built one way or the other, never mixed.
+#pragma once
+
+#include "../../core/error.hpp"
+#include "../../cuda/runtime.hpp"
+#include "config.hpp"
+
+#include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <new>
+
+namespace t7::gpu {
+
+// Thrust's temporary storage (reductions) from the caching device allocator.
+struct TempAllocator {
+    using value_type = char;
+    int device;
+    char* allocate(std::ptrdiff_t n) {
+        size_t cap = 0;
+        return static_cast<char*>(cuda::rt::allocate(size_t(n), cap, device));
+    }
+    // The size class of the requested size is that of the capacity: the cache
+    // files the block under the same class either way.
+    void deallocate(char* p, size_t n) { cuda::rt::deallocate(p, n, device); }
+};
+
+// Calls f(policy) with the policy for the current device. CUDA: asynchronous
+// on the default stream (the library's copies are ordered after it).
+template <class F>
+decltype(auto) with_policy(F&& f) {
+#if T7_GPU_EMULATED
+    return f(thrust::device);
+#else
+    TempAllocator alloc{cuda::getDevice()};
+    return f(thrust::cuda::par_nosync(alloc));
+#endif
+}
+
+// Runs f, turning Thrust's and CUDA's exceptions into DeviceError naming `op`.
+template <class F>
+decltype(auto) guarded(const char* op, F&& f) {
+    try {
+        return f();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        detail::fail<DeviceError>(op, ": out of device memory");
+    } catch (const std::exception& e) {
+        detail::fail<DeviceError>(op, ": ", e.what());
+    }
+}
+
+// f(i) for every i in [0, n), in parallel on the device.
+template <class F>
+void for_each_index(int64_t n, const F& f, const char* op) {
+    if (n <= 0) return;
+    guarded(op, [&] {
+        with_policy([&](auto&& policy) {
+            thrust::for_each_n(policy, thrust::counting_iterator<int64_t>(0), n, f);
+        });
+    });
+}
+
+// An uninitialised device array of n values of A, returned to the cache on scope exit.
+template <class A>
+class DeviceBuffer {
+public:
+    DeviceBuffer(int64_t n, int device) : device_(device) {
+        p_ = static_cast<A*>(cuda::rt::allocate(size_t(n > 0 ? n : 1) * sizeof(A), cap_, device));
+    }
+    ~DeviceBuffer() { cuda::rt::deallocate(p_, cap_, device_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    A* get() const { return p_; }
+
+private:
+    A* p_ = nullptr;
+    size_t cap_ = 0;
+    int device_;
+};
+
+} // namespace t7::gpu

@@ -1,0 +1,74 @@
+// Shared by the library's sources (kernels/*.cu): the Thrust system in use and
+// the helpers to report failures. Sources that launch kernels include
+// <t7/eval/thrust/system.hpp> as well; runtime.cu does not need Thrust. nvcc compiles the sources
+// for CUDA; the Thrust host tests compile them with a host compiler and a non-CUDA Thrust device
+// system (kernels/host_system.cpp), where device memory is emulated by host memory
+// (T7_GPU_EMULATED).
+#pragma once
+
+#include <t7/core/allocator.hpp>
+#include <t7/core/dtype.hpp>
+#include <t7/core/error.hpp>
+#include <t7/cuda/runtime.hpp>
+#include <t7/eval/thrust/config.hpp>
+#include <t7/eval/thrust/indexer.hpp>
+
+#if !T7_GPU_EMULATED
+#include <cuda_runtime.h>
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+namespace t7::cuda::rt {
+
+inline size_t elem_size(DType t) {
+    switch (t) {
+    case DType::u8:
+    case DType::i8:
+        return 1;
+    case DType::i16:
+    case DType::f16:
+        return 2;
+    case DType::i32:
+    case DType::f32:
+        return 4;
+    default:
+        return 8;
+    }
+}
+
+inline const char* dtype_name(DType t) {
+    switch (t) {
+    case DType::u8:
+        return "Byte";
+    case DType::i8:
+        return "Char";
+    case DType::i16:
+        return "Short";
+    case DType::i32:
+        return "Int";
+    case DType::i64:
+        return "Long";
+    case DType::f32:
+        return "Float";
+    case DType::f64:
+        return "Double";
+    default:
+        return "Half";
+    }
+}
+
+#if !T7_GPU_EMULATED
+// Throws DeviceError "<what>: cudaErrorX: CUDA's message" unless e is cudaSuccess.
+inline void check(cudaError_t e, const char* what) {
+    if (e == cudaSuccess) return;
+    cudaGetLastError(); // clear a non-sticky error so later calls start clean
+    detail::fail<DeviceError>(what, ": ", cudaGetErrorName(e), ": ", cudaGetErrorString(e));
+}
+#endif
+
+// Throws DeviceError unless `device` names a usable device.
+void require_device(int device, const char* op);
+
+} // namespace t7::cuda::rt

@@ -1,0 +1,12 @@
+// The library's sources compiled by a host compiler with a non-CUDA Thrust
+// device system (-DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP or _CPP): the
+// Thrust host test build links this instead of the nvcc-built tensor7_cuda, so
+// the GPU backend's logic runs on the CPU over emulated devices.
+#if !defined(THRUST_DEVICE_SYSTEM)
+#error "kernels/host_system.cpp needs -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP (or _CPP)"
+#endif
+
+#include "copy.cu"
+#include "gemm.cu"
+#include "runtime.cu"
+#include "scan.cu"

@@ -1,0 +1,662 @@
+// The CUDA backend's test bodies, written once and compiled twice:
+//   tests/test_thrust_host.cpp - by the host compiler with Thrust's OpenMP (or
+//     CPP) device system and the library's sources (kernels/host_system.cpp):
+//     the GPU code path's logic runs on the CPU over emulated devices (2 of them);
+//   tests/test_cuda.cu - by nvcc against the real tensor7_cuda library, run on a
+//     GPU (skipped when there is none).
+// Only <t7/cuda.hpp> is included (no Eigen in nvcc translation units), so host
+// tensors here are filled and read element by element, and every reference
+// value is computed by plain loops on the host.
+#pragma once
+
+#include <t7/cuda.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace cuda_tests {
+
+using t7::Half;
+using t7::Shape;
+template <class T>
+using HostT = t7::Tensor<T, t7::CPU>;
+template <class T>
+using DevT = t7::Tensor<T, t7::CUDA>;
+
+// ---- host tensors, element by element ------------------------------------------------------
+
+// A contiguous host tensor whose element i (row-major) is f(i).
+template <class T, class F>
+HostT<T> host(const Shape& s, F f) {
+    HostT<T> t(s);
+    for (int64_t i = 0; i < t.nElement(); ++i) t.data()[i] = t7::convert<T>(f(i));
+    return t;
+}
+
+// Storage offset of element `lin` (row-major over `out`) of t, read with NumPy broadcasting.
+template <class T>
+int64_t offset_at(const HostT<T>& t, const Shape& out, int64_t lin) {
+    const int64_t od = int64_t(out.size()), td = t.dim();
+    int64_t off = t.storageOffset();
+    for (int64_t d = od - 1; d >= 0; --d) {
+        const int64_t i = lin % out[size_t(d)];
+        lin /= out[size_t(d)];
+        const int64_t k = d - (od - td);
+        if (k >= 0 && t.size(k) != 1) off += i * t.stride(k);
+    }
+    return off;
+}
+template <class T>
+T at(const HostT<T>& t, const Shape& out, int64_t lin) {
+    return t.storage().data()[offset_at(t, out, lin)];
+}
+template <class T>
+T at(const HostT<T>& t, int64_t lin) {
+    return at(t, t.sizes(), lin);
+}
+
+// A device tensor's values in row-major order, as doubles.
+template <class T>
+std::vector<double> values(const DevT<T>& g) {
+    const HostT<T> h = g.cpu();
+    std::vector<double> v;
+    for (int64_t i = 0; i < h.nElement(); ++i) v.push_back(t7::convert<double>(at(h, i)));
+    return v;
+}
+template <class T>
+std::vector<double> values(const HostT<T>& h) {
+    std::vector<double> v;
+    for (int64_t i = 0; i < h.nElement(); ++i) v.push_back(t7::convert<double>(at(h, i)));
+    return v;
+}
+
+// Relative comparison of every element with the reference f(i).
+template <class T, class F>
+void check_close(const DevT<T>& g, F ref, double tol = 1e-5) {
+    const std::vector<double> v = values(g);
+    int bad = 0;
+    for (size_t i = 0; i < v.size() && bad < 5; ++i) {
+        const double want = double(ref(int64_t(i)));
+        const bool ok = (std::isnan(want) && std::isnan(v[i])) ||
+                        std::fabs(v[i] - want) <= tol * std::max(1.0, std::fabs(want));
+        if (!ok) {
+            ++bad;
+            FAIL_CHECK("element " << i << ": got " << v[i] << ", want " << want);
+        }
+    }
+    CHECK(bad == 0);
+}
+template <class T, class F>
+void check_exact(const DevT<T>& g, F ref) {
+    check_close(g, ref, 0.0);
+}
+
+double wave(int64_t i) { return double((i * 37) % 23) / 7.0 - 1.5; }
+bool two_devices() { return t7::cuda::deviceCount() >= 2; }
+
+// A user functor as a fused node (host and device).
+struct Axpy {
+    float a;
+    T7_HOST_DEVICE float operator()(float x, float y) const { return a * x + y; }
+};
+
+// ---- devices and transfers
+// ------------------------------------------------------------------------
+
+TEST_CASE("cuda: devices") {
+    REQUIRE(t7::cuda::deviceCount() >= 1);
+    CHECK(t7::cuda::getDevice() == 0);
+    CHECK_THROWS_AS(t7::cuda::setDevice(t7::cuda::deviceCount()), t7::DeviceError);
+    CHECK_THROWS_AS(t7::cuda::setDevice(-1), t7::DeviceError);
+    DevT<float> g(2, 3);
+    CHECK(g.getDevice() == 0);
+    CHECK(g.type() == "torch.CudaTensor");
+    CHECK(t7::cuda::HalfTensor(2).type() == "torch.CudaHalfTensor");
+    CHECK(t7::cuda::LongTensor(2).type() == "torch.CudaLongTensor");
+    if (two_devices()) {
+        t7::cuda::setDevice(1);
+        DevT<float> h(4);
+        CHECK(h.getDevice() == 1);
+        {
+            t7::cuda::DeviceGuard guard(0);
+            CHECK(t7::cuda::getDevice() == 0);
+            CHECK(DevT<float>(1).getDevice() == 0);
+        }
+        CHECK(t7::cuda::getDevice() == 1);
+        t7::cuda::setDevice(0);
+    }
+}
+
+TEST_CASE_TEMPLATE("cuda: cuda() and cpu() keep every element type", T, uint8_t, int8_t, int16_t,
+                   int32_t, int64_t, float, double, Half) {
+    const HostT<T> x = host<T>({3, 4}, [](int64_t i) { return double(i * 3 - 5); });
+    const DevT<T> g = x.cuda();
+    CHECK(g.getDevice() == 0);
+    CHECK(g.sizes() == Shape{3, 4});
+    CHECK(g.isContiguous());
+    CHECK(g.storage().data() != x.storage().data());
+    const HostT<T> back = g.cpu();
+    CHECK(back.sizes() == Shape{3, 4});
+    CHECK(values(back) == values(x));
+    CHECK(g.cuda().isSetTo(g)); // already there: the same tensor
+    CHECK(x.cpu().isSetTo(x));
+    CHECK(DevT<T>().cpu().dim() == 0);
+    CHECK(HostT<T>().cuda().dim() == 0);
+}
+
+TEST_CASE("cuda: transfers of strided layouts, with conversion") {
+    const HostT<float> x = host<float>({3, 4}, wave);
+    // non-contiguous host sources
+    const DevT<float> gt = x.t().cuda();
+    CHECK(gt.sizes() == Shape{4, 3});
+    check_exact(gt, [&](int64_t i) { return at(x, (i % 3) * 4 + i / 3); });
+    const HostT<float> row = host<float>({1, 4}, [](int64_t i) { return double(i + 1); });
+    check_exact(row.expand(Shape{3, 4}).cuda(), [](int64_t i) { return double(i % 4 + 1); });
+    const DevT<float> stepped = x(t7::all, t7::slice(0, 4, 2)).cuda();
+    check_exact(stepped, [&](int64_t i) { return at(x, (i / 2) * 4 + (i % 2) * 2); });
+
+    // a strided device destination, converting double -> float
+    DevT<float> g(4, 6);
+    g.zero();
+    const HostT<double> d = host<double>({4, 3}, [](int64_t i) { return i * 0.5; });
+    g.narrow(1, 1, 3).copy(d);
+    check_exact(g, [](int64_t i) {
+        const int64_t r = i / 6, c = i % 6;
+        return (c >= 1 && c <= 3) ? (r * 3 + c - 1) * 0.5 : 0.0;
+    });
+    // a strided host destination, converting int32 -> float
+    const DevT<int32_t> gi = host<int32_t>({3, 4}, [](int64_t i) { return i - 6; }).cuda();
+    HostT<float> big = host<float>({3, 8}, [](int64_t) { return -100.0; });
+    big.narrow(1, 2, 4).copy(gi);
+    CHECK(values(big) == std::vector<double>{-100, -100, -6, -5, -4, -3, -100, -100,
+                                             -100, -100, -2, -1, 0,  1,  -100, -100,
+                                             -100, -100, 2,  3,  4,  5,  -100, -100});
+    // shapes may differ: elements pair up in row-major order
+    DevT<int64_t> flat(2, 6);
+    flat.copy(x.t()); // 4x3 view of x
+    check_exact(flat, [&](int64_t i) { return double(int64_t(at(x, (i % 3) * 4 + i / 3))); });
+    HostT<Half> hh(12);
+    hh.copy(gt); // float on the device -> Half on the host
+    for (int64_t i = 0; i < 12; ++i)
+        CHECK(float(hh.data()[i]) == float(Half(float(at(x, (i % 3) * 4 + i / 3)))));
+    CHECK_THROWS_AS(DevT<float>(5).copy(x), t7::ShapeError);
+    CHECK_THROWS_AS(HostT<float>(5).copy(g), t7::ShapeError);
+}
+
+TEST_CASE("cuda: copies between two GPUs") {
+    if (!two_devices()) return; // needs two devices
+    const HostT<float> x = host<float>({3, 4}, wave);
+    const DevT<float> g0 = x.cuda(0);
+    const DevT<float> g1 = x.cuda(1);
+    CHECK(g1.getDevice() == 1);
+    CHECK(values(g1) == values(x));
+    const DevT<float> moved = g0.cuda(1);
+    CHECK(moved.getDevice() == 1);
+    CHECK(values(moved) == values(x));
+    // strided source on device 1 into a strided destination on device 0, converting
+    DevT<double> dst(4, 6);
+    dst.zero();
+    dst.narrow(1, 0, 3).copy(g1.t());
+    check_exact(dst, [&](int64_t i) {
+        const int64_t r = i / 6, c = i % 6;
+        return c < 3 ? double(at(x, c * 4 + r)) : 0.0;
+    });
+    DevT<int32_t> on1 = host<int32_t>({12}, [](int64_t i) { return i; }).cuda(1);
+    DevT<float> on0(3, 4);
+    on0.copy(on1);
+    check_exact(on0, [](int64_t i) { return double(i); });
+}
+
+TEST_CASE("cuda: fill, zero, clone, contiguous, to") {
+    DevT<float> g(3, 5);
+    g.fill(2.5f);
+    g.t().narrow(0, 1, 2).fill(-1); // columns 1 and 2
+    check_exact(g, [](int64_t i) { return (i % 5 == 1 || i % 5 == 2) ? -1.0 : 2.5; });
+    g.narrow(0, 2, 1).zero();
+    check_exact(g, [](int64_t i) { return i >= 10 ? 0.0 : (i % 5 == 1 || i % 5 == 2) ? -1 : 2.5; });
+    g = 7; // value assignment fills
+    check_exact(g, [](int64_t) { return 7.0; });
+
+    const HostT<float> x = host<float>({3, 4}, wave);
+    const DevT<float> gt = x.cuda().t();
+    CHECK(!gt.isContiguous());
+    const DevT<float> c = gt.contiguous();
+    CHECK(c.isContiguous());
+    CHECK(c.storage().data() != gt.storage().data());
+    check_exact(c, [&](int64_t i) { return at(x, (i % 3) * 4 + i / 3); });
+    const DevT<float> cl = x.cuda().clone();
+    CHECK(values(cl) == values(x));
+    CHECK(gt.contiguous().isContiguous());
+    const DevT<double> dd = gt.to<double>();
+    check_exact(dd, [&](int64_t i) { return at(x, (i % 3) * 4 + i / 3); });
+    const DevT<uint8_t> bb = x.cuda().toByte(); // Torch7's C casts: -2.7 -> 254
+    check_exact(bb, [&](int64_t i) { return double(t7::convert<uint8_t>(at(x, i))); });
+    DevT<Half> h(3);
+    h.fill(Half(0.1f));
+    check_exact(h, [](int64_t) { return double(float(Half(0.1f))); });
+    DevT<int64_t> big(int64_t(1) << 20);
+    big.fill(int64_t(1) << 40);
+    CHECK(t7::sum(big) == (int64_t(1) << 60));
+}
+
+// ---- fused expressions
+// ------------------------------------------------------------------------------
+
+TEST_CASE("cuda: fused expressions over every layout") {
+    const HostT<float> A = host<float>({4, 6}, wave);
+    const HostT<float> B = host<float>({6, 4}, [](int64_t i) { return 0.25 * double(i % 7); });
+    const HostT<float> C = host<float>({4, 12}, [](int64_t i) { return 0.1 * double(i); });
+    const HostT<float> Drow = host<float>({6}, [](int64_t i) { return double(i + 1); });
+    const HostT<float> Ecol = host<float>({4, 1}, [](int64_t i) { return double(i) - 2; });
+    const DevT<float> a = A.cuda(), bt = B.cuda().t(), d = Drow.cuda(), e = Ecol.cuda();
+    const DevT<float> c = C.cuda()(t7::all, t7::slice(1, 12, 2)); // 4x6, stride 2
+    const Shape out{4, 6};
+    auto ref = [&](int64_t i) {
+        const int64_t r = i / 6, k = i % 6;
+        return double(at(A, i)) * double(at(B, k * 4 + r)) +
+               std::sin(double(at(C, r * 12 + 1 + 2 * k))) -
+               double(at(Drow, k)) / (double(at(Ecol, r)) + 10);
+    };
+    DevT<float> y;
+    y = a * bt + t7::sin(c) - d / (e + 10.f);
+    CHECK(y.sizes() == out);
+    CHECK(y.isContiguous());
+    check_close(y, ref);
+    // into a strided destination (a transposed, narrowed view of a bigger tensor)
+    DevT<float> big(8, 5);
+    big.zero();
+    big.narrow(0, 1, 6).narrow(1, 0, 4).t() = a * bt + t7::sin(c) - d / (e + 10.f);
+    check_close(big, [&](int64_t i) {
+        const int64_t r = i / 5, k = i % 5;
+        return (r >= 1 && r <= 6 && k < 4) ? ref(k * 6 + (r - 1)) : 0.0;
+    });
+    // broadcasting allocates the result's shape; a 1-element tensor broadcasts too
+    DevT<float> table;
+    table = e * d + DevT<float>(host<float>({1}, [](int64_t) { return 0.5; }).cuda());
+    CHECK(table.sizes() == out);
+    check_exact(table,
+                [&](int64_t i) { return double(at(Ecol, i / 6)) * double(at(Drow, i % 6)) + 0.5; });
+    CHECK_THROWS_AS(y = a + DevT<float>(5), t7::ShapeError);
+}
+
+TEST_CASE("cuda: contiguous and strided paths at a million elements") {
+    const int64_t n = int64_t(1) << 20;
+    const HostT<float> X = host<float>({1024, 1024}, wave);
+    const DevT<float> x = X.cuda();
+    DevT<float> y;
+    y = x * 2.f - 1.f; // every operand contiguous: the linear path
+    check_close(y, [&](int64_t i) { return double(at(X, i)) * 2 - 1; });
+    y = x.t() * 2.f - x; // transposed: the indexed path
+    check_close(y, [&](int64_t i) {
+        return double(at(X, (i % 1024) * 1024 + i / 1024)) * 2 - double(at(X, i));
+    });
+    CHECK(y.nElement() == n);
+}
+
+TEST_CASE("cuda: integer arithmetic, promotion, comparisons and casts") {
+    const HostT<int8_t> I8 = host<int8_t>({2, 3}, [](int64_t i) { return -100 + 40 * i; });
+    const HostT<uint8_t> U8 = host<uint8_t>({2, 3}, [](int64_t i) { return 200 + 10 * i; });
+    const HostT<int32_t> I32 = host<int32_t>({2, 3}, [](int64_t i) { return 7 * i - 20; });
+    const DevT<int8_t> i8 = I8.cuda();
+    const DevT<uint8_t> u8 = U8.cuda();
+    const DevT<int32_t> i32 = I32.cuda();
+
+    static_assert(std::is_same_v<decltype(t7::eval(i8 + u8)), DevT<int16_t>>);
+    check_exact(t7::eval(i8 + u8),
+                [&](int64_t i) { return double(int(at(I8, i)) + int(at(U8, i))); });
+    check_exact(t7::eval(u8 + u8), [&](int64_t i) { return double(uint8_t(2 * at(U8, i))); });
+    check_exact(t7::eval(i32 / 3), [&](int64_t i) { return double(at(I32, i) / 3); });
+    check_exact(t7::eval(t7::remainder(i32, 3)), [&](int64_t i) {
+        int r = at(I32, i) % 3;
+        return double(r != 0 && r < 0 ? r + 3 : r);
+    });
+    check_exact(t7::eval(-i8), [&](int64_t i) { return double(int8_t(-at(I8, i))); });
+    check_exact(t7::eval(t7::abs(i32)), [&](int64_t i) { return double(std::abs(at(I32, i))); });
+
+    // comparisons give uint8 masks; where, clamp and casts
+    static_assert(std::is_same_v<decltype(t7::eval(i32 > 0)), DevT<uint8_t>>);
+    check_exact(t7::eval(i32 > 0), [&](int64_t i) { return double(at(I32, i) > 0); });
+    const DevT<float> f = host<float>({2, 3}, wave).cuda();
+    DevT<float> w;
+    w = t7::where(i32 > 0, f, 0.5f);
+    check_exact(w, [&](int64_t i) { return at(I32, i) > 0 ? double(float(wave(i))) : 0.5; });
+    check_exact(t7::eval(t7::clamp(i32, -5, 5)),
+                [&](int64_t i) { return double(std::min(5, std::max(-5, at(I32, i)))); });
+    DevT<double> dc;
+    dc = t7::cast<double>(i32) / 8;
+    check_exact(dc, [&](int64_t i) { return at(I32, i) / 8.0; });
+    check_close(t7::eval(t7::exp(i8 / 50)),
+                [&](int64_t i) { return std::exp(double(float(at(I8, i) / 50))); });
+
+    // a user functor (host and device) as a fused node
+    DevT<float> m;
+    m = t7::map(Axpy{2.f}, f, t7::cast<float>(i32));
+    check_exact(m, [&](int64_t i) { return double(2.f * float(wave(i)) + float(at(I32, i))); });
+}
+
+TEST_CASE("cuda: Half stores half and computes in float") {
+    const HostT<float> X = host<float>({5}, [](int64_t i) { return 0.1 * double(i) + 1.0 / 3; });
+    const DevT<Half> h = X.cuda().to<Half>();
+    DevT<Half> r;
+    r = h * 2.f + h;
+    static_assert(std::is_same_v<decltype(h * 2.f + h)::value_type, float>);
+    check_exact(r, [&](int64_t i) {
+        const float x = float(Half(at(X, i)));
+        return double(float(Half(x * 2.f + x)));
+    });
+    double hs = 0;
+    for (int64_t i = 0; i < 5; ++i) hs += double(float(Half(at(X, i))));
+    CHECK(t7::sum(h) == doctest::Approx(hs));
+}
+
+TEST_CASE("cuda: in-place operations and aliasing") {
+    const HostT<float> X = host<float>({4, 4}, wave);
+    DevT<float> x = X.cuda();
+    x += 1;
+    x.mul(2);
+    check_exact(x, [&](int64_t i) { return double((at(X, i) + 1.f) * 2.f); });
+    const DevT<float> y = X.cuda();
+    x.cmul(y);
+    x.addcmul(0.5, y, y);
+    x.add(2.0, y);
+    check_close(x, [&](int64_t i) {
+        const float v = at(X, i);
+        return double((v + 1.f) * 2.f * v + 0.5f * v * v + 2.f * v);
+    });
+    // x = x.t() + x reads x transposed while writing it: a temporary is taken
+    DevT<float> z = X.cuda();
+    z = z.t() + z;
+    check_exact(z, [&](int64_t i) { return double(at(X, (i % 4) * 4 + i / 4) + at(X, i)); });
+    // overlapping shifted views
+    DevT<float> s = host<float>({8}, [](int64_t i) { return double(i); }).cuda();
+    s.narrow(0, 1, 7) = s.narrow(0, 0, 7) * 10.f;
+    check_exact(s, [](int64_t i) { return i == 0 ? 0.0 : double(i - 1) * 10; });
+}
+
+// ---- reductions
+// -----------------------------------------------------------------------------------
+
+TEST_CASE("cuda: whole-tensor reductions") {
+    const HostT<float> X = host<float>({3, 4, 5}, wave);
+    const DevT<float> x = X.cuda();
+    double s = 0, p = 1, mx = -1e30, mn = 1e30, ss = 0;
+    for (int64_t i = 0; i < 60; ++i) {
+        const double v = at(X, i);
+        s += v;
+        mx = std::max(mx, v);
+        mn = std::min(mn, v);
+        ss += v * v;
+        if (i < 10) p *= v;
+    }
+    CHECK(t7::sum(x) == doctest::Approx(s));
+    CHECK(t7::sum(x.permute(2, 0, 1)) == doctest::Approx(s));
+    CHECK(t7::max(x.transpose(0, 2)) == float(mx));
+    CHECK(t7::min(x) == float(mn));
+    CHECK(t7::mean(x) == doctest::Approx(s / 60));
+    CHECK(t7::norm(x) == doctest::Approx(std::sqrt(ss)));
+    CHECK(t7::prod(x.view(60).narrow(0, 0, 10)) == doctest::Approx(p));
+    CHECK(t7::sum(x * x) == doctest::Approx(ss)); // fused: nothing materialised
+    CHECK(t7::any(x > 1.f));
+    CHECK(!t7::all(x > 1.f));
+    CHECK(t7::all(x > -2.f));
+    // integer sums accumulate in int64
+    const DevT<int8_t> b = host<int8_t>({200}, [](int64_t) { return 100; }).cuda();
+    CHECK(t7::sum(b) == 20000);
+    // NaN propagates through max and min
+    HostT<float> withnan = host<float>({5}, [](int64_t i) { return double(i); });
+    withnan.data()[3] = std::numeric_limits<float>::quiet_NaN();
+    CHECK(std::isnan(t7::max(withnan.cuda())));
+    CHECK(std::isnan(t7::min(withnan.cuda())));
+    // large: many elements per thread
+    const int64_t n = int64_t(1) << 21;
+    const DevT<float> ones = host<float>({n}, [](int64_t) { return 1.0; }).cuda();
+    CHECK(t7::sum(ones) == double(n));
+    CHECK(t7::sum(ones.view(1024, 2048).t()) == double(n));
+}
+
+// Reference reduction of X (row-major 3-D of size s) along dim with f(acc, v).
+double fold3(const HostT<float>& X, int64_t dim, int64_t out, double init,
+             const std::function<double(double, double)>& f) {
+    const Shape s = X.sizes();
+    Shape keep = s;
+    keep[size_t(dim)] = 1;
+    int64_t idx[3], r = out;
+    for (int d = 2; d >= 0; --d) {
+        idx[d] = r % keep[size_t(d)];
+        r /= keep[size_t(d)];
+    }
+    double acc = init;
+    for (int64_t k = 0; k < s[size_t(dim)]; ++k) {
+        idx[dim] = k;
+        acc = f(acc, double(X.data()[(idx[0] * s[1] + idx[1]) * s[2] + idx[2]]));
+    }
+    return acc;
+}
+
+TEST_CASE("cuda: reductions along a dimension") {
+    const HostT<float> X = host<float>({3, 4, 5}, wave);
+    const DevT<float> x = X.cuda();
+    for (int64_t dim = 0; dim < 3; ++dim) {
+        CAPTURE(dim);
+        const DevT<float> s = t7::sum(x, dim);
+        Shape keep = X.sizes();
+        keep[size_t(dim)] = 1;
+        CHECK(s.sizes() == keep);
+        check_close(s, [&](int64_t i) { return fold3(X, dim, i, 0, std::plus<double>()); });
+        // the same through a permuted (non-contiguous) input
+        const DevT<float> sp = t7::sum(x.permute(2, 1, 0), 2 - dim);
+        check_close(sp.permute(2, 1, 0).contiguous(),
+                    [&](int64_t i) { return fold3(X, dim, i, 0, std::plus<double>()); });
+        check_close(t7::prod(x, dim),
+                    [&](int64_t i) { return fold3(X, dim, i, 1, std::multiplies<double>()); });
+        check_close(t7::mean(x, dim), [&](int64_t i) {
+            return fold3(X, dim, i, 0, std::plus<double>()) / double(X.size(dim));
+        });
+        const auto mx = t7::max(x * 2.f, dim);
+        check_exact(mx.values, [&](int64_t i) {
+            return 2 * fold3(X, dim, i, -1e30, [](double a, double v) { return std::max(a, v); });
+        });
+        CHECK(mx.indices.type() == "torch.CudaLongTensor");
+        const std::vector<double> pos = values(mx.indices), val = values(mx.values);
+        for (size_t i = 0; i < pos.size();
+             ++i) { // the position holds the value, and is the first such
+            int64_t idx[3], r = int64_t(i);
+            for (int d = 2; d >= 0; --d) {
+                idx[d] = r % keep[size_t(d)];
+                r /= keep[size_t(d)];
+            }
+            for (int64_t k = 0; k < int64_t(pos[i]); ++k) {
+                idx[dim] = k;
+                CHECK(2 * X.data()[(idx[0] * 4 + idx[1]) * 5 + idx[2]] < val[i]);
+            }
+            idx[dim] = int64_t(pos[i]);
+            CHECK(2 * X.data()[(idx[0] * 4 + idx[1]) * 5 + idx[2]] == val[i]);
+        }
+        const auto mn = t7::min(x, dim);
+        check_exact(mn.values, [&](int64_t i) {
+            return fold3(X, dim, i, 1e30, [](double a, double v) { return std::min(a, v); });
+        });
+    }
+    // ties: the first position wins; a NaN beats any number, the first NaN wins
+    HostT<float> T = host<float>({2, 6}, [](int64_t i) { return double(i % 3 == 1 ? 5 : 1); });
+    T.data()[9] = std::numeric_limits<float>::quiet_NaN();
+    T.data()[11] = std::numeric_limits<float>::quiet_NaN();
+    const auto tm = t7::max(T.cuda(), 1);
+    CHECK(values(tm.indices) == std::vector<double>{1, 3});
+    CHECK(values(tm.values)[0] == 5);
+    CHECK(std::isnan(values(tm.values)[1]));
+    const auto tn = t7::min(T.cuda(), 1);
+    CHECK(values(tn.indices) == std::vector<double>{0, 3});
+    // any / all / std / var / norm / cumsum / cumprod along dims
+    check_exact(t7::any(x > 1.f, 2), [&](int64_t i) {
+        return fold3(X, 2, i, 0, [](double a, double v) { return (a != 0 || v > 1) ? 1.0 : 0.0; });
+    });
+    check_exact(t7::all(x > -1.f, 0), [&](int64_t i) {
+        return fold3(X, 0, i, 1, [](double a, double v) { return (a != 0 && v > -1) ? 1.0 : 0.0; });
+    });
+    const DevT<float> v = t7::var(x, 1);
+    check_close(v, [&](int64_t i) {
+        const double m = fold3(X, 1, i, 0, std::plus<double>()) / 4;
+        return fold3(X, 1, i, 0, [m](double a, double y) { return a + (y - m) * (y - m); }) / 3;
+    });
+    const DevT<float> cs = t7::cumsum(x, 1);
+    check_close(cs, [&](int64_t i) {
+        const int64_t r = (i / 5) % 4, base = i - r * 5;
+        double acc = 0;
+        for (int64_t k = 0; k <= r; ++k) acc += at(X, base + k * 5);
+        return acc;
+    });
+    const DevT<int64_t> cp =
+        t7::cumprod(host<int32_t>({2, 4}, [](int64_t i) { return i + 1; }).cuda(), 1);
+    CHECK(values(cp) == std::vector<double>{1, 2, 6, 24, 5, 30, 210, 1680});
+}
+
+TEST_CASE("cuda: reductions along a dimension at scale") {
+    // one output of 2^20 elements: many chunks and merge passes
+    const int64_t n = int64_t(1) << 20;
+    const DevT<float> row = host<float>({1, n}, [](int64_t i) { return double(i % 3); }).cuda();
+    const DevT<float> s = t7::sum(row, 1);
+    CHECK(values(s) == std::vector<double>{double((n / 3) * 3 + (n % 3 == 2 ? 1 : 0))});
+    const auto m = t7::max(row, 1);
+    CHECK(values(m.values) == std::vector<double>{2});
+    CHECK(values(m.indices) == std::vector<double>{2});
+    // column sums of a 4096 x 256 matrix (outputs contiguous) and row sums of its transpose
+    const HostT<float> M =
+        host<float>({4096, 256}, [](int64_t i) { return double((i % 256) + (i / 256) % 5); });
+    const DevT<float> g = M.cuda();
+    double mod5 = 0; // sum over the rows r of r % 5
+    for (int r = 0; r < 4096; ++r) mod5 += r % 5;
+    check_exact(t7::sum(g, 0), [&](int64_t j) { return 4096.0 * double(j) + mod5; });
+    check_exact(t7::sum(g.t(), 1), [](int64_t j) {
+        double s = 0;
+        for (int r = 0; r < 4096; ++r) s += double(j + r % 5);
+        return s;
+    });
+    const auto am = t7::min(g.t(), 1);
+    check_exact(am.indices, [](int64_t) { return 0.0; });
+}
+
+// ---- matrix products
+// ------------------------------------------------------------------------------
+
+TEST_CASE("cuda: matrix products through cuBLAS") {
+    const HostT<float> A = host<float>({3, 4}, [](int64_t i) { return double(i % 5) - 1; });
+    const HostT<float> B = host<float>({4, 2}, [](int64_t i) { return double(i) * 0.5; });
+    auto ref = [&](int64_t i) {
+        const int64_t r = i / 2, c = i % 2;
+        double s = 0;
+        for (int64_t k = 0; k < 4; ++k) s += double(at(A, r * 4 + k)) * double(at(B, k * 2 + c));
+        return s;
+    };
+    const DevT<float> a = A.cuda(), b = B.cuda();
+    const DevT<float> c = t7::mm(a, b);
+    CHECK(c.sizes() == Shape{3, 2});
+    check_close(c, ref);
+    // transposed operands are passed as they are; a stepped one is copied first
+    const DevT<float> at_ = A.cuda().t().contiguous().t(); // column-major storage of A
+    check_close(t7::mm(at_, b), ref);
+    DevT<float> wide(4, 4);
+    wide.zero();
+    wide(t7::all, t7::slice(0, 4, 2)) = b; // b in columns 0 and 2
+    check_close(t7::mm(a, wide(t7::all, t7::slice(0, 4, 2))), ref);
+    check_exact(wide, [&](int64_t i) { // operands are left as they were
+        return i % 2 == 0 ? double(at(B, (i / 4) * 2 + (i % 4) / 2)) : 0.0;
+    });
+    // into C^T: mm(b^T, a^T) = (a b)^T
+    const DevT<float> ct = t7::mm(b.t(), a.t());
+    check_close(ct.t().contiguous(), ref);
+    // addmm: beta c + alpha a b, c broadcast
+    const DevT<float> bias = host<float>({2}, [](int64_t i) { return double(i) + 1; }).cuda();
+    check_close(t7::addmm(0.5, bias, 2.0, a, b),
+                [&](int64_t i) { return 0.5 * double(i % 2 + 1) + 2 * ref(i); });
+    // mv and dot
+    const DevT<float> v = host<float>({4}, [](int64_t i) { return double(i) - 1.5; }).cuda();
+    check_close(t7::mv(a, v), [&](int64_t r) {
+        double s = 0;
+        for (int64_t k = 0; k < 4; ++k) s += double(at(A, r * 4 + k)) * (double(k) - 1.5);
+        return s;
+    });
+    CHECK(t7::dot(v, v) == doctest::Approx(2.25 + 0.25 + 0.25 + 2.25));
+    // double and Half
+    const DevT<double> cd = t7::mm(a.to<double>(), b.to<double>());
+    check_close(cd, ref, 1e-12);
+    const DevT<Half> ch = t7::mm(a.to<Half>(), b.to<Half>());
+    check_close(ch, ref, 2e-3);
+    CHECK_THROWS_AS(t7::mm(a, a), t7::ShapeError);
+    CHECK_THROWS_AS(t7::mm(a, v), t7::ShapeError);
+}
+
+// ---- errors
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("cuda: device errors") {
+    const HostT<float> x = host<float>({2, 3}, wave);
+    const DevT<float> g = x.cuda();
+    DevT<float> r;
+    try {
+        r = g + x;
+        FAIL("mixing a CPU and a CUDA tensor must throw");
+    } catch (const t7::DeviceError& e) {
+        const std::string msg = e.what();
+        CHECK(msg.find("CPU") != std::string::npos);
+        CHECK(msg.find("CUDA device 0") != std::string::npos);
+    }
+    HostT<float> h;
+    CHECK_THROWS_AS(h = g * 2.f, t7::DeviceError);
+    CHECK_THROWS_AS(r = x * 2.f, t7::DeviceError);
+    if (two_devices()) {
+        const DevT<float> g1 = x.cuda(1);
+        try {
+            r = g + g1;
+            FAIL("mixing two GPUs must throw");
+        } catch (const t7::DeviceError& e) {
+            const std::string msg = e.what();
+            CHECK(msg.find("CUDA device 0") != std::string::npos);
+            CHECK(msg.find("CUDA device 1") != std::string::npos);
+        }
+        DevT<float> on0(2, 3);
+        CHECK_THROWS_AS(on0 = g1 * 2.f, t7::DeviceError);
+        CHECK_THROWS_AS(t7::mm(g, g1.t()), t7::DeviceError);
+        DevT<float> fresh; // an empty destination takes the expression's device
+        fresh = g1 * 2.f;
+        CHECK(fresh.getDevice() == 1);
+        CHECK(t7::sum(g1, 1).getDevice() == 1);
+    }
+    CHECK_THROWS_AS(x.cuda(t7::cuda::deviceCount()), t7::DeviceError);
+}
+
+TEST_CASE("cuda: out of memory is a DeviceError, and nothing leaks") {
+    const DevT<float> before(1000);
+    try {
+        DevT<float> huge(int64_t(1) << 42); // 16 TiB
+        FAIL("a 16 TiB allocation must fail");
+    } catch (const t7::DeviceError& e) {
+        const std::string msg = e.what();
+        CHECK(msg.find("out of memory") != std::string::npos);
+        CHECK(msg.find("cudaErrorMemoryAllocation") != std::string::npos);
+    }
+    DevT<float> after(1000); // the device still works
+    after.fill(1);
+    CHECK(t7::sum(after) == 1000);
+}
+
+TEST_CASE("cuda: printing") {
+    const DevT<float> g = host<float>({2, 3}, [](int64_t i) { return double(i + 1); }).cuda();
+    std::ostringstream os;
+    os << g;
+    CHECK(os.str() == " 1  2  3\n 4  5  6\n[torch.CudaTensor of size 2x3]\n");
+    std::ostringstream hs;
+    hs << host<Half>({2}, [](int64_t i) { return 0.5 * double(i); }).cuda();
+    CHECK(hs.str() == " 0.0000\n 0.5000\n[torch.CudaHalfTensor of size 2]\n");
+    CHECK(t7::to_string(DevT<double>()) == "[torch.CudaDoubleTensor with no dimension]\n");
+}
+
+} // namespace cuda_tests

@@ -1,0 +1,12 @@
+// The CUDA backend's tests (tests/cuda_tests.hpp) run on the CPU: this file is
+// compiled by the host compiler with -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP
+// (or _CPP) and linked with the library's sources built the same way
+// (kernels/host_system.cpp), so every Thrust functor, the loop planning, the
+// reductions' passes and the runtime's cache run over two emulated devices.
+#if !defined(THRUST_DEVICE_SYSTEM)
+#error "test_thrust_host needs -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP (or _CPP)"
+#endif
+
+#include "cuda_tests.hpp"
+
+static_assert(T7_GPU_EMULATED, "the Thrust host tests run on a non-CUDA Thrust system");
