@@ -145,6 +145,7 @@ void release_cache(int device) {
     Cache& c = cache(device);
     std::lock_guard<std::mutex> lock(c.m);
     for (int cls = 0; cls < HostAllocator::classes; ++cls) {
+        if (c.blocks[cls].empty()) continue; // (the highest classes have no size)
         const size_t bytes = HostAllocator::class_bytes(cls);
         for (void* p : c.blocks[cls]) raw_free(p, bytes, device);
         c.blocks[cls].clear();
