@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__CUDACC__)
+#include <cuda_fp16.h> // device code converts with the hardware instructions
+#endif
+
 namespace t7 {
 
 struct Half {
@@ -16,6 +20,21 @@ struct Half {
     T7_HOST_DEVICE operator float() const { return to_float(bits); }
 
     T7_HOST_DEVICE static uint16_t from_float(float f) {
+#if defined(__CUDA_ARCH__)
+        return __half_as_ushort(__float2half_rn(f)); // rounds to nearest even, as below
+#else
+        return from_float_soft(f);
+#endif
+    }
+    T7_HOST_DEVICE static float to_float(uint16_t h) {
+#if defined(__CUDA_ARCH__)
+        return __half2float(__ushort_as_half(h));
+#else
+        return to_float_soft(h);
+#endif
+    }
+
+    T7_HOST_DEVICE static uint16_t from_float_soft(float f) {
         uint32_t x;
         std::memcpy(&x, &f, 4);
         uint32_t sign = (x >> 16) & 0x8000u;
@@ -40,7 +59,7 @@ struct Half {
         return uint16_t(half);
     }
 
-    T7_HOST_DEVICE static float to_float(uint16_t h) {
+    T7_HOST_DEVICE static float to_float_soft(uint16_t h) {
         uint32_t sign = uint32_t(h & 0x8000u) << 16;
         uint32_t exp = (h >> 10) & 0x1f;
         uint32_t mant = h & 0x3ffu;
