@@ -37,10 +37,10 @@
 #include "cuda/blas.hpp"
 #include "cuda/tensor.hpp"
 
+#include "io/npy.hpp"
 #include "io/object.hpp"
 #include "io/t7_reader.hpp"
 #include "io/t7_writer.hpp"
-#include "io/npy.hpp"
 
 // Indexed, masked, search, sorting and joining operations (issue 4).
 #include "ops/cat.hpp"
@@ -49,3 +49,11 @@
 #include "ops/masked.hpp"
 #include "ops/repeat.hpp"
 #include "ops/sort.hpp"
+
+// Maths: factories, random numbers, matrix products, decompositions, statistics.
+#include "math/blas.hpp"
+#include "math/factories.hpp"
+#include "math/linalg.hpp"
+#include "math/matrix.hpp"
+#include "math/random.hpp"
+#include "math/stats.hpp"

@@ -222,6 +222,15 @@ public:
     template <class U, class V, class F>
     Tensor& map2(const Tensor<U, D>& t1, const Tensor<V, D>& t2, F&& f);
 
+    // ---- random fills, in place (math/random.hpp; issue 6) ---------------------------
+    // Draw from the device's generator (t7::manualSeed); elements are filled in
+    // row-major order of this view, the same values for any thread count.
+    Tensor& uniform(double a = 0, double b = 1);      // [a, b)
+    Tensor& normal(double mean = 0, double stdv = 1); // Gaussian
+    Tensor& bernoulli(double p = 0.5);                // 1 with probability p, else 0
+    template <class P>
+    Tensor& bernoulli(const Tensor<P, D>& p); // per-element probabilities (broadcast)
+
     // ---- indexed, masked, search, sorting (ops/*.hpp; issue 4) -----------------------
     // 0-based indices. Index tensors are LongTensors (a template parameter so that
     // another type is a TypeError naming it); a mask is a ByteTensor or any uint8
@@ -255,11 +264,10 @@ public:
     Tensor& maskedFill(const M& mask, T v);
     template <Expression M>
     auto operator[](const M& mask) const; // x[mask]: a MaskedRef (read, = v, = t)
-    Tensor<int64_t, D> nonzero() const;    // n x dim() coordinates, layout order
+    Tensor<int64_t, D> nonzero() const;   // n x dim() coordinates, layout order
     template <std::integral... I>
-    requires(sizeof...(I) > 0) Tensor repeatTensor(I... reps) const {
-        return repeatTensor(Shape{int64_t(reps)...});
-    }
+    requires(sizeof...(I) > 0) Tensor repeatTensor(I... reps)
+    const { return repeatTensor(Shape{int64_t(reps)...}); }
     Tensor repeatTensor(const Shape& reps) const; // ops/repeat.hpp
     Tensor& repeatTensor(const Tensor& src, const Shape& reps);
     // ValuesIndices{values, indices} (ops/sort.hpp); dim -1 is the last dimension.

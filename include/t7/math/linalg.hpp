@@ -1,0 +1,294 @@
+// Linear algebra through Eigen's decompositions (Torch7's LAPACK interface):
+// gesv, inverse, potrf, potrs, potri, qr, svd, symeig, eig, gels. Float and
+// double; inputs of any layout; results are new contiguous tensors. Singular or
+// non-positive-definite inputs throw t7::Error, never return garbage.
+#pragma once
+
+#include "../core/error.hpp"
+#include "../tensor/copy.hpp"
+#include "blas.hpp"
+#include "factories.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/SVD>
+
+#include <cmath>
+#include <limits>
+
+namespace t7 {
+
+template <class T, class D = CPU>
+struct GesvResult {
+    Tensor<T, D> solution; // X with A X = B
+    Tensor<T, D> lu;       // LU factors of P A (unit lower L below the diagonal, U on and above)
+};
+template <class T, class D = CPU>
+struct QRResult {
+    Tensor<T, D> q; // m x k, orthonormal columns (k = min(m, n))
+    Tensor<T, D> r; // k x n, upper triangular
+};
+template <class T, class D = CPU>
+struct SVDResult {
+    Tensor<T, D> u; // m x k (some) or m x m (all)
+    Tensor<T, D> s; // k singular values, descending
+    Tensor<T, D> v; // n x k (some) or n x n (all): A = U diag(S) V^T
+};
+template <class T, class D = CPU>
+struct EigResult {
+    Tensor<T, D> values;  // symeig: n, ascending; eig: n x 2 (real, imaginary parts)
+    Tensor<T, D> vectors; // eigenvectors as columns; empty unless requested
+};
+
+namespace detail {
+
+template <class T>
+concept LapackScalar = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <class T>
+using EMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+
+// A 2-D (or 1-D, as a column) tensor as an Eigen matrix (a copy).
+template <class T, class D>
+EMatrix<T> to_eigen(const Tensor<T, D>& t) {
+    static_assert(std::is_same_v<D, CPU>, "linear algebra on a GPU belongs to the GPU backend");
+    const MatRef<const T> m =
+        t.dim() == 1 ? MatRef<const T>{t.data(), t.size(0), 1, t.stride(0), 1} : cmat_ref(t);
+    if (eig::order(m) == eig::Order::none) return eig::gather(m);
+    return eig::with_map(m, [](const auto& map) { return EMatrix<T>(map); });
+}
+
+template <class T, class Derived>
+Tensor<T> matrix_tensor(const Eigen::MatrixBase<Derived>& m) {
+    Tensor<T> r(m.rows(), m.cols());
+    eig::row_map(MatRef<T>{r.data(), m.rows(), m.cols(), m.cols(), 1}) = m;
+    return r;
+}
+template <class T, class Derived>
+Tensor<T> vector_tensor(const Eigen::MatrixBase<Derived>& v) {
+    Tensor<T> r(v.size());
+    Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(r.data(), v.size()) = v;
+    return r;
+}
+
+template <class T, class D>
+void require_square(const Tensor<T, D>& a, const char* op, const char* name) {
+    if (a.dim() != 2 || a.size(0) != a.size(1))
+        fail<ShapeError>(op, ": ", name, " must be a square matrix, got ", a.dim(), "-D of size ",
+                         a.sizes());
+}
+template <class T, class D>
+void require_finite(const EMatrix<T>& m, const char* op, const Tensor<T, D>& t) {
+    if (!m.allFinite())
+        fail<Error>(op, ": the matrix of size ", t.sizes(), " contains NaN or infinity");
+}
+
+// LU with partial pivoting, rejecting matrices singular to working precision: a
+// zero pivot, or a reciprocal condition number (1-norm estimate) below epsilon.
+template <class T, class D>
+Eigen::PartialPivLU<EMatrix<T>> checked_lu(const Tensor<T, D>& a, const char* op) {
+    EMatrix<T> m = to_eigen(a);
+    require_finite(m, op, a);
+    eig::sync_threads();
+    Eigen::PartialPivLU<EMatrix<T>> lu(m);
+    const auto& f = lu.matrixLU();
+    for (Eigen::Index i = 0; i < f.rows(); ++i)
+        if (f(i, i) == T(0))
+            fail<Error>(op, ": the matrix of size ", a.sizes(), " is singular (U(", i, ",", i,
+                        ") is zero)");
+    const T rc = lu.rcond();
+    if (!(rc >= std::numeric_limits<T>::epsilon()))
+        fail<Error>(op, ": the matrix of size ", a.sizes(),
+                    " is singular to working precision (reciprocal condition number ", rc, ")");
+    return lu;
+}
+
+inline bool upper_of(char uplo, const char* op) {
+    if (uplo == 'U' || uplo == 'u') return true;
+    if (uplo == 'L' || uplo == 'l') return false;
+    fail<Error>(op, ": uplo must be 'U' or 'L', got '", uplo, "'");
+}
+
+} // namespace detail
+
+// Solves A X = B (A: n x n; B: n x k, or n giving a 1-D X). Returns X and the LU
+// factors of A (Torch7's torch.gesv(B, A): the right-hand side comes first).
+template <detail::LapackScalar T, class D>
+GesvResult<T, D> gesv(const Tensor<T, D>& B, const Tensor<T, D>& A) {
+    detail::require_square(A, "gesv", "A");
+    if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != A.size(0))
+        detail::fail<ShapeError>("gesv: B of size ", B.sizes(), " does not match A of size ",
+                                 A.sizes(), " (B must be n or n x k with n = ", A.size(0), ")");
+    const auto lu = detail::checked_lu(A, "gesv");
+    const detail::EMatrix<T> x = lu.solve(detail::to_eigen(B));
+    return {B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x),
+            detail::matrix_tensor<T>(lu.matrixLU())};
+}
+
+// The inverse of a square, non-singular matrix.
+template <detail::LapackScalar T, class D>
+Tensor<T, D> inverse(const Tensor<T, D>& A) {
+    detail::require_square(A, "inverse", "the input");
+    return detail::matrix_tensor<T>(detail::checked_lu(A, "inverse").inverse());
+}
+
+// Cholesky factor of a symmetric positive-definite matrix, reading only the uplo
+// triangle of A: 'U' gives upper U with A = U^T U, 'L' lower L with A = L L^T.
+template <detail::LapackScalar T, class D>
+Tensor<T, D> potrf(const Tensor<T, D>& A, char uplo = 'U') {
+    detail::require_square(A, "potrf", "A");
+    const bool upper = detail::upper_of(uplo, "potrf");
+    detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::require_finite(m, "potrf", A);
+    detail::eig::sync_threads();
+    auto fail = [&] {
+        detail::fail<Error>("potrf: the matrix of size ", A.sizes(), " is not positive definite");
+    };
+    if (upper) {
+        Eigen::LLT<detail::EMatrix<T>, Eigen::Upper> llt(m);
+        if (llt.info() != Eigen::Success) fail();
+        return detail::matrix_tensor<T>(detail::EMatrix<T>(llt.matrixU()));
+    }
+    Eigen::LLT<detail::EMatrix<T>, Eigen::Lower> llt(m);
+    if (llt.info() != Eigen::Success) fail();
+    return detail::matrix_tensor<T>(detail::EMatrix<T>(llt.matrixL()));
+}
+
+// Solves A X = B given potrf's factor of A (same uplo).
+template <detail::LapackScalar T, class D>
+Tensor<T, D> potrs(const Tensor<T, D>& B, const Tensor<T, D>& chol, char uplo = 'U') {
+    detail::require_square(chol, "potrs", "the Cholesky factor");
+    if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != chol.size(0))
+        detail::fail<ShapeError>("potrs: B of size ", B.sizes(),
+                                 " does not match the factor of size ", chol.sizes());
+    const bool upper = detail::upper_of(uplo, "potrs");
+    const detail::EMatrix<T> c = detail::to_eigen(chol);
+    detail::EMatrix<T> x = detail::to_eigen(B);
+    if (upper) { // U^T U x = b
+        c.template triangularView<Eigen::Upper>().transpose().solveInPlace(x);
+        c.template triangularView<Eigen::Upper>().solveInPlace(x);
+    } else { // L L^T x = b
+        c.template triangularView<Eigen::Lower>().solveInPlace(x);
+        c.template triangularView<Eigen::Lower>().transpose().solveInPlace(x);
+    }
+    return B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x);
+}
+
+// The inverse of A given potrf's factor of A (same uplo).
+template <detail::LapackScalar T, class D>
+Tensor<T, D> potri(const Tensor<T, D>& chol, char uplo = 'U') {
+    detail::require_square(chol, "potri", "the Cholesky factor");
+    return potrs(eye<T, D>(chol.size(0)), chol, uplo);
+}
+
+// Reduced QR: A (m x n) = Q R with Q m x k (orthonormal columns), R k x n upper
+// triangular, k = min(m, n) (Householder, as LAPACK's geqrf: signs unnormalised).
+template <detail::LapackScalar T, class D>
+QRResult<T, D> qr(const Tensor<T, D>& A) {
+    detail::require_dim(A, 2, "qr", "a matrix");
+    const detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::require_finite(m, "qr", A);
+    const Eigen::Index rows = m.rows(), cols = m.cols(), k = std::min(rows, cols);
+    Eigen::HouseholderQR<detail::EMatrix<T>> h(m);
+    const detail::EMatrix<T> q = h.householderQ() * detail::EMatrix<T>::Identity(rows, k);
+    const detail::EMatrix<T> r = h.matrixQR().topRows(k).template triangularView<Eigen::Upper>();
+    return {detail::matrix_tensor<T>(q), detail::matrix_tensor<T>(r)};
+}
+
+// Singular value decomposition A = U diag(S) V^T. some = 'S': reduced (k = min(m,
+// n) columns); 'A': U m x m and V n x n.
+template <detail::LapackScalar T, class D>
+SVDResult<T, D> svd(const Tensor<T, D>& A, char some = 'S') {
+    detail::require_dim(A, 2, "svd", "a matrix");
+    if (some != 'S' && some != 'A')
+        detail::fail<Error>("svd: mode must be 'S' (reduced) or 'A' (all), got '", some, "'");
+    const detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::require_finite(m, "svd", A);
+    const unsigned opts = some == 'S' ? Eigen::ComputeThinU | Eigen::ComputeThinV
+                                      : Eigen::ComputeFullU | Eigen::ComputeFullV;
+    Eigen::BDCSVD<detail::EMatrix<T>> s(m, opts);
+    return {detail::matrix_tensor<T>(s.matrixU()), detail::vector_tensor<T>(s.singularValues()),
+            detail::matrix_tensor<T>(s.matrixV())};
+}
+
+// Eigenvalues (ascending) and, with jobz = 'V', eigenvectors (columns) of a
+// symmetric matrix, reading only its uplo triangle.
+template <detail::LapackScalar T, class D>
+EigResult<T, D> symeig(const Tensor<T, D>& A, char jobz = 'N', char uplo = 'U') {
+    detail::require_square(A, "symeig", "A");
+    if (jobz != 'N' && jobz != 'V')
+        detail::fail<Error>("symeig: jobz must be 'N' or 'V', got '", jobz, "'");
+    const bool upper = detail::upper_of(uplo, "symeig");
+    const detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::require_finite(m, "symeig", A);
+    detail::EMatrix<T> s = upper ? detail::EMatrix<T>(m.template selfadjointView<Eigen::Upper>())
+                                 : detail::EMatrix<T>(m.template selfadjointView<Eigen::Lower>());
+    Eigen::SelfAdjointEigenSolver<detail::EMatrix<T>> es(s, jobz == 'V' ? Eigen::ComputeEigenvectors
+                                                                        : Eigen::EigenvaluesOnly);
+    if (es.info() != Eigen::Success)
+        detail::fail<Error>("symeig: the eigenvalue iteration did not converge for size ",
+                            A.sizes());
+    EigResult<T, D> r{detail::vector_tensor<T>(es.eigenvalues()), Tensor<T, D>()};
+    if (jobz == 'V') r.vectors = detail::matrix_tensor<T>(es.eigenvectors());
+    return r;
+}
+
+// Eigenvalues of a general square matrix as n x 2 (real, imaginary); with jobvr =
+// 'V' also the eigenvectors as LAPACK's geev gives them: a real eigenvalue's vector
+// is a column; for a complex pair (imaginary part > 0 first) columns j and j+1 hold
+// the real and imaginary parts of the first one's vector. Each is of unit norm.
+template <detail::LapackScalar T, class D>
+EigResult<T, D> eig(const Tensor<T, D>& A, char jobvr = 'N') {
+    detail::require_square(A, "eig", "A");
+    if (jobvr != 'N' && jobvr != 'V')
+        detail::fail<Error>("eig: jobvr must be 'N' or 'V', got '", jobvr, "'");
+    const detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::require_finite(m, "eig", A);
+    Eigen::EigenSolver<detail::EMatrix<T>> es(m, jobvr == 'V');
+    if (es.info() != Eigen::Success)
+        detail::fail<Error>("eig: the QR iteration did not converge for size ", A.sizes());
+    const auto& ev = es.eigenvalues();
+    const Eigen::Index n = ev.size();
+    detail::EMatrix<T> vals(n, 2);
+    for (Eigen::Index i = 0; i < n; ++i) vals.row(i) << ev(i).real(), ev(i).imag();
+    EigResult<T, D> r{detail::matrix_tensor<T>(vals), Tensor<T, D>()};
+    if (jobvr == 'V') {
+        detail::EMatrix<T> v = es.pseudoEigenvectors();
+        for (Eigen::Index j = 0; j < n; ++j) {
+            if (ev(j).imag() != T(0) && j + 1 < n) { // a complex pair: normalise x + iy
+                const T nrm = std::sqrt(v.col(j).squaredNorm() + v.col(j + 1).squaredNorm());
+                v.col(j) /= nrm;
+                v.col(j + 1) /= nrm;
+                ++j;
+            } else {
+                v.col(j).normalize();
+            }
+        }
+        r.vectors = detail::matrix_tensor<T>(v);
+    }
+    return r;
+}
+
+// Least squares (m >= n: minimises ||A X - B||) or minimum norm (m < n: the
+// smallest X with A X = B) for A of full rank m x n; B is m x k or m. Returns X,
+// n x k (or n). Rank-deficient A throws (as LAPACK's gels reports).
+template <detail::LapackScalar T, class D>
+Tensor<T, D> gels(const Tensor<T, D>& B, const Tensor<T, D>& A) {
+    detail::require_dim(A, 2, "gels", "a matrix A");
+    if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != A.size(0))
+        detail::fail<ShapeError>("gels: B of size ", B.sizes(), " does not match A of size ",
+                                 A.sizes(), " (B must have ", A.size(0), " rows)");
+    const detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::require_finite(m, "gels", A);
+    Eigen::CompleteOrthogonalDecomposition<detail::EMatrix<T>> cod(m);
+    const Eigen::Index full = std::min(m.rows(), m.cols());
+    if (cod.rank() < full)
+        detail::fail<Error>("gels: A of size ", A.sizes(), " does not have full rank (rank ",
+                            cod.rank(), " < ", full, ")");
+    const detail::EMatrix<T> x = cod.solve(detail::to_eigen(B));
+    return B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x);
+}
+
+} // namespace t7

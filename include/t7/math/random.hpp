@@ -1,0 +1,456 @@
+// Random numbers: one generator per device, reproducible across runs and thread
+// counts. A generator is only (seed, offset): draws come from the counter-based
+// Philox4x32-10 stream of the seed (philox.hpp), and each draw claims the next
+// blocks of it. Value i of a draw is computed from its own words only, so any
+// split of the work over threads (or GPU blocks) gives the same tensor.
+//
+// Stream layout of one draw of n values from a generator at offset o (blocks):
+// a distribution consumes `words` 32-bit words per group of `group` values
+// (uniform float: 1 word per value; double: 2; normal float: 2 words per pair);
+// value i belongs to group g = i / group, whose words are [4o + g*words, ...).
+// The generator then advances by ceil(groups * words / 4) blocks.
+#pragma once
+
+#include "../core/error.hpp"
+#include "../expr/operators.hpp"
+#include "../expr/reductions.hpp"
+#include "../iter/loop.hpp"
+#include "../iter/parallel.hpp"
+#include "../tensor/copy.hpp"
+#include "../tensor/tensor.hpp"
+#include "philox.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <numbers>
+#include <random>
+#include <vector>
+
+namespace t7 {
+
+// ---- generators --------------------------------------------------------------------
+
+// The whole state of a generator: Philox key, and blocks already consumed.
+struct RNGState {
+    uint64_t seed = 0;
+    uint64_t offset = 0;
+    friend bool operator==(const RNGState&, const RNGState&) = default;
+};
+
+class Generator {
+public:
+    // PyTorch's default seed: programs are reproducible without seeding.
+    static constexpr uint64_t default_seed = 67280421310721ull;
+
+    void manualSeed(uint64_t s) {
+        std::lock_guard<std::mutex> g(m_);
+        state_ = {s, 0};
+    }
+    uint64_t initialSeed() const {
+        std::lock_guard<std::mutex> g(m_);
+        return state_.seed;
+    }
+    RNGState getState() const {
+        std::lock_guard<std::mutex> g(m_);
+        return state_;
+    }
+    void setState(const RNGState& s) {
+        std::lock_guard<std::mutex> g(m_);
+        state_ = s;
+    }
+    // Claims the next `blocks` Philox blocks: returns the seed and the first block.
+    RNGState reserve(uint64_t blocks) {
+        std::lock_guard<std::mutex> g(m_);
+        RNGState r = state_;
+        state_.offset += blocks;
+        return r;
+    }
+
+private:
+    mutable std::mutex m_;
+    RNGState state_{default_seed, 0};
+};
+
+inline constexpr int max_generators_per_device = 64;
+
+// The generator of device `device` of type D (the CPU has one, device 0).
+template <class D = CPU>
+Generator& defaultGenerator(int device = 0) {
+    static std::array<Generator, max_generators_per_device> gens;
+    const int n = std::is_same_v<D, CPU> ? 1 : max_generators_per_device;
+    if (device < 0 || device >= n)
+        detail::fail<DeviceError>("defaultGenerator: no ", D::name, " device ", device);
+    return gens[size_t(device)];
+}
+
+// Seeds every device's generator (so one call makes a whole program reproducible).
+inline void manualSeed(uint64_t s) {
+    defaultGenerator<CPU>().manualSeed(s);
+    for (int d = 0; d < max_generators_per_device; ++d) defaultGenerator<CUDA>(d).manualSeed(s);
+}
+// Seeds from a non-deterministic source; returns the seed.
+inline uint64_t seed() {
+    std::random_device rd;
+    const uint64_t s = (uint64_t(rd()) << 32) ^ uint64_t(rd());
+    manualSeed(s);
+    return s;
+}
+inline uint64_t initialSeed() { return defaultGenerator<CPU>().initialSeed(); }
+inline RNGState getRNGState() { return defaultGenerator<CPU>().getState(); }
+inline void setRNGState(const RNGState& s) { defaultGenerator<CPU>().setState(s); }
+
+// ---- distributions: words -> values (host and device functors) -------------------
+namespace rng {
+
+// [0, 1) from the top 24 bits of a word (exact in float).
+T7_HOST_DEVICE inline float u24(uint32_t w) { return float(w >> 8) * 0x1p-24f; }
+// [0, 1) from 53 bits of two words: v = (w0 << 21 | w1 >> 11), times 2^-53, exact.
+// Built from its high 21 and low 32 bits (the low half through the 2^52 bit
+// pattern) so that it vectorises without 64-bit integer conversions (AVX-512).
+T7_HOST_DEVICE inline double u53(const uint32_t* w) {
+    const int32_t hi = int32_t(w[0] >> 11);
+    const uint64_t lo = (uint64_t(w[0] & 0x7ffu) << 21) | uint64_t(w[1] >> 11);
+    const double low = std::bit_cast<double>(0x4330000000000000ull | lo) - 0x1p52;
+    return (double(hi) * 0x1p32 + low) * 0x1p-53;
+}
+
+// a + (b - a) u. std::fma rounds once, identically in vector and scalar code, so a
+// value never depends on where a chunk boundary fell.
+template <class T>
+struct Uniform {
+    static constexpr bool f32 = std::is_same_v<T, float>;
+    static constexpr int group = 1, words = f32 ? 1 : 2;
+    double a, scale;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        if constexpr (f32)
+            out[0] = std::fma(u24(w[0]), float(scale), float(a));
+        else
+            out[0] = convert<T>(std::fma(u53(w), scale, a));
+    }
+};
+
+// Box-Muller: one pair of uniforms gives two normal values.
+template <class T>
+struct Normal {
+    static constexpr bool f32 = std::is_same_v<T, float>;
+    static constexpr int group = 2, words = f32 ? 2 : 4;
+    double mean, stdv;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        if constexpr (f32) {
+            const float u1 = (float(w[0] >> 8) + 0.5f) * 0x1p-24f; // (0, 1): log is finite
+            const float th = 2.0f * std::numbers::pi_v<float> * u24(w[1]);
+            const float r = std::sqrt(-2.0f * std::log(u1));
+            out[0] = std::fma(r * std::cos(th), float(stdv), float(mean));
+            out[1] = std::fma(r * std::sin(th), float(stdv), float(mean));
+        } else {
+            const double u1 = u53(w) + 0x1p-54;
+            const double th = 2.0 * std::numbers::pi * u53(w + 2);
+            const double r = std::sqrt(-2.0 * std::log(u1));
+            out[0] = convert<T>(std::fma(r * std::cos(th), stdv, mean));
+            out[1] = convert<T>(std::fma(r * std::sin(th), stdv, mean));
+        }
+    }
+};
+
+// w / 2^32 in [0, 1), exact in double (what bernoulli compares with p).
+struct Word01 {
+    static constexpr int group = 1, words = 1;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, double* out) const {
+        out[0] = double(w[0]) * 0x1p-32;
+    }
+};
+
+// 1 with probability p: u < p with u = w / 2^32 (exact in double).
+template <class T>
+struct Bernoulli {
+    static constexpr int group = 1, words = 1;
+    double p;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        out[0] = convert<T>(double(w[0]) * 0x1p-32 < p ? 1 : 0);
+    }
+};
+
+} // namespace rng
+
+// ---- filling a tensor: one engine per device ----------------------------------------
+namespace detail {
+
+template <class D>
+struct RandomEngine; // specialised per device (the GPU backend adds CUDA)
+
+template <>
+struct RandomEngine<CPU> {
+    static constexpr int64_t scratch_words = 1024;
+    // Fills of at least this many bytes bypass the caches (non-temporal stores).
+    static constexpr int64_t streaming_bytes = int64_t(16) << 20;
+
+    // Copies n values to dst with non-temporal stores (no read of the destination's
+    // cache lines): worth it for fills much larger than the caches.
+    template <class T>
+    static void stream_copy(T* dst, const T* src, int64_t n) {
+#if defined(__AVX2__)
+        char* d = reinterpret_cast<char*>(dst);
+        const char* s = reinterpret_cast<const char*>(src);
+        int64_t bytes = n * int64_t(sizeof(T));
+        const int64_t head = std::min<int64_t>(bytes, int64_t((32 - uintptr_t(d) % 32) % 32));
+        std::memcpy(d, s, size_t(head));
+        d += head, s += head, bytes -= head;
+        for (; bytes >= 32; d += 32, s += 32, bytes -= 32)
+            _mm256_stream_si256(reinterpret_cast<__m256i*>(d),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)));
+        std::memcpy(d, s, size_t(bytes));
+#else
+        std::copy(src, src + n, dst);
+#endif
+    }
+
+    // Values [i0, i0 + m) of the draw into out[0], out[s], ...; words from word0.
+    template <class T, class Dist>
+    static void run(const Dist& f, uint64_t key, uint64_t word0, int64_t i0, int64_t m, T* out,
+                    int64_t s, bool streaming) {
+        constexpr int G = Dist::group, W = Dist::words;
+        constexpr int64_t max_groups = scratch_words / W;
+        alignas(64) uint32_t scratch[scratch_words + 8];
+        alignas(64) T buf[max_groups * G];
+        T tmp[G];
+        int64_t i = i0;
+        const int64_t end = i0 + m;
+        auto partial = [&] { // the group holding value i, stored where it overlaps [i, end)
+            const int64_t g = i / G;
+            f(philox::words(key, word0 + uint64_t(g) * W, W, scratch), tmp);
+            for (int64_t k = i - g * G; k < G && i < end; ++k, ++i) out[(i - i0) * s] = tmp[k];
+        };
+        if (i % G != 0) partial();
+        while (end - i >= G) {
+            const int64_t ng = std::min(max_groups, (end - i) / G);
+            const uint32_t* w = philox::words(key, word0 + uint64_t(i / G) * W, ng * W, scratch);
+            T* o = out + (i - i0) * s;
+            if (s == 1 && streaming) {
+                for (int64_t g = 0; g < ng; ++g) f(w + g * W, buf + g * G);
+                stream_copy(o, buf, ng * G);
+            } else if (s == 1) {
+                for (int64_t g = 0; g < ng; ++g) f(w + g * W, o + g * G);
+            } else {
+                for (int64_t g = 0; g < ng; ++g) {
+                    f(w + g * W, tmp);
+                    for (int k = 0; k < G; ++k) o[(g * G + k) * s] = tmp[k];
+                }
+            }
+            i += ng * G;
+        }
+        if (i < end) partial();
+    }
+
+    // Fills x (any layout) in its row-major order: value i goes to the i-th element.
+    template <class T, class Dist>
+    static void fill(const Tensor<T, CPU>& x, const Dist& f, Generator& gen) {
+        const int64_t n = x.nElement();
+        if (n == 0) return;
+        constexpr int G = Dist::group, W = Dist::words;
+        const uint64_t words = uint64_t((n + G - 1) / G) * W;
+        const RNGState st = gen.reserve((words + 3) / 4);
+        const uint64_t word0 = st.offset * 4;
+        const iter::Loop<1> L = iter::make_loop<1>(x.sizes(), {&x.strides()}, false);
+        T* base = x.data();
+        const int64_t s = L.inner_stride(0);
+        const bool streaming = n * int64_t(sizeof(T)) >= streaming_bytes;
+        iter::parallel_for(n, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t) {
+            int64_t pos = b;
+            iter::for_each_run(L, b, e, [&](const std::array<int64_t, 1>& off, int64_t m) {
+                run(f, st.seed, word0, pos, m, base + off[0], s, streaming);
+                pos += m;
+            });
+#if defined(__AVX2__)
+            if (streaming) _mm_sfence(); // order the non-temporal stores before returning
+#endif
+        });
+    }
+
+    // `count` words of a fresh draw, for the host-side samplers below.
+    static std::vector<uint32_t> draw_words(Generator& gen, int64_t count) {
+        std::vector<uint32_t> w(size_t(count) + 8);
+        if (count == 0) return w;
+        const RNGState st = gen.reserve((uint64_t(count) + 3) / 4);
+        philox::blocks(st.seed, st.offset, (count + 3) / 4, w.data());
+        return w;
+    }
+};
+
+inline void check_probability(double p, const char* op) {
+    if (!(p >= 0 && p <= 1)) fail<Error>(op, ": probability ", p, " is not in [0, 1]");
+}
+
+template <class T, class D, class Dist>
+Tensor<T, D>& random_fill(Tensor<T, D>& x, const Dist& f) {
+    RandomEngine<D>::fill(x, f, defaultGenerator<D>(x.getDevice()));
+    return x;
+}
+
+} // namespace detail
+
+// ---- in-place fills (members declared in tensor.hpp) --------------------------------
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::uniform(double a, double b) {
+    if (!(a <= b))
+        detail::fail<Error>("uniform: lower bound ", a, " is greater than upper bound ", b);
+    return detail::random_fill(*this, rng::Uniform<T>{a, b - a});
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::normal(double mean, double stdv) {
+    if (!(stdv >= 0)) detail::fail<Error>("normal: standard deviation ", stdv, " is negative");
+    return detail::random_fill(*this, rng::Normal<T>{mean, stdv});
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::bernoulli(double p) {
+    detail::check_probability(p, "bernoulli");
+    return detail::random_fill(*this, rng::Bernoulli<T>{p});
+}
+
+// Each element is 1 with the probability at the same place of p (broadcast to self).
+template <class T, class D>
+template <class P>
+Tensor<T, D>& Tensor<T, D>::bernoulli(const Tensor<P, D>& p) {
+    if (p.nElement() == 0) detail::fail<ShapeError>("bernoulli: the probability tensor is empty");
+    Shape joined = sizes_;
+    if (!detail::broadcast_into(joined, p.sizes()) || !(joined == sizes_))
+        detail::fail<ShapeError>("bernoulli: probabilities of size ", p.sizes(),
+                                 " do not broadcast to size ", sizes_);
+    const double lo = double(t7::min(p)), hi = double(t7::max(p));
+    if (!(lo >= 0 && hi <= 1))
+        detail::fail<Error>("bernoulli: probabilities must be in [0, 1], got values in [", lo, ", ",
+                            hi, "]");
+    if (dim() == 0) return *this;
+    // One word per element, as bernoulli(p): u < p with u = w / 2^32.
+    Tensor<double, D> u(sizes_);
+    detail::random_fill(u, rng::Word01{});
+    return assign(t7::cast<T>(t7::lt(u, t7::cast<double>(p))));
+}
+
+// ---- factories ------------------------------------------------------------------------
+template <class T, class D = CPU>
+Tensor<T, D> rand(const Shape& sizes) {
+    static_assert(std::is_floating_point_v<T>, "rand: element type must be float or double");
+    Tensor<T, D> r(sizes);
+    return r.uniform(0, 1);
+}
+template <class T, class D = CPU, std::integral... I>
+requires(sizeof...(I) > 0) Tensor<T, D> rand(I... sizes) {
+    return rand<T, D>(Shape{int64_t(sizes)...});
+}
+
+template <class T, class D = CPU>
+Tensor<T, D> randn(const Shape& sizes) {
+    static_assert(std::is_floating_point_v<T>, "randn: element type must be float or double");
+    Tensor<T, D> r(sizes);
+    return r.normal(0, 1);
+}
+template <class T, class D = CPU, std::integral... I>
+requires(sizeof...(I) > 0) Tensor<T, D> randn(I... sizes) {
+    return randn<T, D>(Shape{int64_t(sizes)...});
+}
+
+// A new tensor like p holding 0/1 draws with the probabilities of p.
+template <class T, class D>
+Tensor<T, D> bernoulli(const Tensor<T, D>& p) {
+    Tensor<T, D> r(p.sizes());
+    return r.bernoulli(p);
+}
+// A new tensor of the given size holding 0/1 draws with probability p.
+template <class T, class D = CPU>
+Tensor<T, D> bernoulli(const Shape& sizes, double p) {
+    Tensor<T, D> r(sizes);
+    return r.bernoulli(p);
+}
+
+namespace detail {
+// Uniform integer in [0, n) from two words (multiply-shift; bias below n / 2^64).
+inline uint64_t below(const uint32_t* w, uint64_t n) {
+    const uint64_t x = (uint64_t(w[0]) << 32) | w[1];
+    return uint64_t((static_cast<unsigned __int128>(x) * n) >> 64);
+}
+} // namespace detail
+
+// A random permutation of 0 .. n-1 (Fisher-Yates; step k uses words 2k, 2k+1).
+template <class D = CPU>
+Tensor<int64_t, D> randperm(int64_t n) {
+    static_assert(std::is_same_v<D, CPU>, "randperm: the GPU version belongs to the GPU backend");
+    if (n < 0) detail::fail<ShapeError>("randperm: n = ", n, " must not be negative");
+    if (n == 0) return Tensor<int64_t, D>();
+    Tensor<int64_t, D> r(n);
+    int64_t* p = r.data();
+    for (int64_t i = 0; i < n; ++i) p[i] = i;
+    const auto w = detail::RandomEngine<D>::draw_words(defaultGenerator<D>(), 2 * (n - 1));
+    for (int64_t i = n - 1, k = 0; i > 0; --i, ++k)
+        std::swap(p[i], p[int64_t(detail::below(&w[size_t(2 * k)], uint64_t(i + 1)))]);
+    return r;
+}
+
+// n category indices (0-based) per row of p (1-D: one distribution; 2-D: one per
+// row), drawn with the row's non-negative weights (they need not sum to 1).
+// Without replacement a category is drawn at most once per row. Sample j of row r
+// uses words 2(r n + j) and 2(r n + j) + 1 of the draw.
+template <class T, class D>
+Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacement = false) {
+    static_assert(std::is_same_v<D, CPU>,
+                  "multinomial: the GPU version belongs to the GPU backend");
+    if (p.dim() != 1 && p.dim() != 2)
+        detail::fail<ShapeError>("multinomial: expected a 1-D or 2-D tensor of probabilities, got ",
+                                 p.dim(), "-D of size ", p.sizes());
+    if (n < 1) detail::fail<ShapeError>("multinomial: number of samples ", n, " must be positive");
+    const Tensor<double, D> w = p.dim() == 1 ? p.template to<double>().contiguous().view(1, -1)
+                                             : p.template to<double>().contiguous();
+    const int64_t rows = w.size(0), k = w.size(1);
+    const double* wp = w.data();
+    for (int64_t r = 0; r < rows; ++r) {
+        int64_t positive = 0;
+        double total = 0;
+        for (int64_t j = 0; j < k; ++j) {
+            const double v = wp[r * k + j];
+            if (!(v >= 0) || !std::isfinite(v))
+                detail::fail<Error>("multinomial: invalid weight ", v, " at index ", j, " of row ",
+                                    r, " (weights must be finite and non-negative)");
+            positive += v > 0;
+            total += v;
+        }
+        if (total <= 0)
+            detail::fail<Error>("multinomial: row ", r, " of size ", k, " has no positive weight");
+        if (!replacement && n > positive)
+            detail::fail<Error>("multinomial: cannot draw ", n,
+                                " samples without replacement from row ", r, " with only ",
+                                positive, " categories of positive weight");
+    }
+    const auto words = detail::RandomEngine<D>::draw_words(defaultGenerator<D>(), 2 * rows * n);
+    Tensor<int64_t, D> out(rows, n);
+    int64_t* op = out.data();
+    iter::parallel_for(rows, 1, [&](int64_t r0, int64_t r1, int64_t) {
+        std::vector<double> cum(static_cast<size_t>(k)), weight(static_cast<size_t>(k));
+        for (int64_t r = r0; r < r1; ++r) {
+            std::copy(wp + r * k, wp + (r + 1) * k, weight.begin());
+            for (int64_t j = 0; j < n; ++j) {
+                double total = 0;
+                int64_t last = 0;
+                for (int64_t c = 0; c < k; ++c) {
+                    total += weight[size_t(c)];
+                    cum[size_t(c)] = total;
+                    if (weight[size_t(c)] > 0) last = c;
+                }
+                const double u = rng::u53(&words[size_t(2 * (r * n + j))]) * total;
+                // first category whose cumulative weight exceeds u (never a zero weight)
+                int64_t c = int64_t(std::upper_bound(cum.begin(), cum.end(), u) - cum.begin());
+                if (c > last) c = last; // u rounded up to the total
+                op[r * n + j] = c;
+                if (!replacement) weight[size_t(c)] = 0;
+            }
+        }
+    });
+    return p.dim() == 1 ? out.view(n) : out;
+}
+
+} // namespace t7

@@ -1,0 +1,90 @@
+// Statistics over tensors: dist, histc, renorm. (std, var, mean, cumsum, norm
+// live with the reductions in expr/reductions.hpp; cmax, cmin, lerp with the
+// element-wise functions in expr/operators.hpp; median and mode with sorting.)
+#pragma once
+
+#include "../core/error.hpp"
+#include "../expr/operators.hpp"
+#include "../expr/reductions.hpp"
+#include "../iter/parallel.hpp"
+#include "../tensor/copy.hpp"
+#include "../tensor/views.hpp"
+#include "factories.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace t7 {
+
+// p-norm of a - b (Torch7's torch.dist); the operands broadcast.
+template <Expression A, Expression B>
+double dist(const A& a, const B& b, double p = 2) {
+    return t7::norm(a - b, p);
+}
+
+// Histogram of x in nbins equal bins over [lo, hi]; lo == hi (the default) uses
+// x's minimum and maximum. Values outside [lo, hi] (and NaN) are not counted; a
+// value equal to hi falls in the last bin. Result: 1-D, x's element type.
+template <class T, class D>
+Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, double hi = 0) {
+    static_assert(std::is_same_v<D, CPU>, "histc: the GPU version belongs to the GPU backend");
+    if (nbins < 1) detail::fail<ShapeError>("histc: number of bins ", nbins, " must be positive");
+    if (lo > hi) detail::fail<Error>("histc: min ", lo, " is greater than max ", hi);
+    if (x.nElement() == 0) detail::fail<ShapeError>("histc: the tensor is empty");
+    if (lo == hi) {
+        lo = double(t7::min(x));
+        hi = double(t7::max(x));
+    }
+    if (lo == hi) {
+        lo -= 1;
+        hi += 1;
+    }
+    const Tensor<T, D> c = x.contiguous();
+    const T* p = c.data();
+    const int64_t n = c.nElement();
+    const double width = hi - lo;
+    const int threads = std::max(1, getNumThreads());
+    std::vector<std::vector<int64_t>> parts(static_cast<size_t>(threads),
+                                            std::vector<int64_t>(static_cast<size_t>(nbins)));
+    iter::parallel_for(n, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t chunk) {
+        int64_t* h = parts[size_t(chunk)].data();
+        for (int64_t i = b; i < e; ++i) {
+            const double v = double(p[i]);
+            if (!(v >= lo && v <= hi)) continue;
+            const int64_t bin = int64_t((v - lo) / width * double(nbins));
+            ++h[std::min(bin, nbins - 1)];
+        }
+    });
+    Tensor<T, D> r = zeros<T, D>(nbins);
+    T* rp = r.data();
+    for (int64_t k = 0; k < nbins; ++k) {
+        int64_t total = 0;
+        for (const auto& h : parts) total += h[size_t(k)];
+        rp[k] = convert<T>(total);
+    }
+    return r;
+}
+
+// Each slice x.select(dim, i) whose p-norm exceeds maxnorm is scaled down to norm
+// maxnorm (Torch7: by maxnorm / (norm + 1e-7)); the others are copied as they are.
+template <class T, class D>
+Tensor<T, D> renorm(const Tensor<T, D>& x, double p, int64_t dim, double maxnorm) {
+    static_assert(std::is_floating_point_v<T>, "renorm: element type must be float or double");
+    if (x.dim() < 2)
+        detail::fail<ShapeError>("renorm: needs a tensor of at least 2 dimensions, got ", x.dim(),
+                                 "-D of size ", x.sizes());
+    if (!(p > 0)) detail::fail<Error>("renorm: p = ", p, " must be positive");
+    if (!(maxnorm >= 0)) detail::fail<Error>("renorm: maxnorm ", maxnorm, " must not be negative");
+    const int64_t d = x.wrap_dim(dim, "renorm"), n = x.size(d);
+    // norms of the slices: move dim to the front, one row per slice
+    const Tensor<T, D> rows = x.transpose(0, d).contiguous().view(n, -1);
+    const auto norms = t7::norm(rows, p, 1); // n x 1
+    Shape fs(size_t(x.dim()), 1);
+    fs[size_t(d)] = n;
+    const Tensor<T, D> scale =
+        t7::eval(t7::cast<T>(t7::where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0))).view(fs);
+    return t7::eval(x * scale);
+}
+
+} // namespace t7
