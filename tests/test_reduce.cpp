@@ -148,6 +148,37 @@ TEST_CASE("row and column sums of a large matrix (threaded paths)") {
     t7::setNumThreads(2);
 }
 
+TEST_CASE("float column sums: every column, blocked accumulation, several rows of outputs") {
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        // widths with and without a packet tail; 3-D: the output row changes every 37 runs
+        for (t7::Shape s : {t7::Shape{1000, 704}, t7::Shape{999, 701}, t7::Shape{3, 37, 20}}) {
+            CAPTURE(s);
+            auto a = pattern<float>(s, 11);
+            const int64_t lead = s.size() == 3 ? s[0] : 1, rows = s[s.size() - 2],
+                          cols = s[s.size() - 1];
+            auto c = t7::sum(a, int64_t(s.size()) - 2);
+            REQUIRE(c.dim() == int64_t(s.size()));
+            CHECK(c.size(int64_t(s.size()) - 2) == 1);
+            const float* p = a.data();
+            const float* q = c.data();
+            for (int64_t l = 0; l < lead; ++l)
+                for (int64_t j = 0; j < cols; ++j) {
+                    double want = 0;
+                    for (int64_t i = 0; i < rows; ++i) want += p[(l * rows + i) * cols + j];
+                    CHECK(double(q[l * cols + j]) == want); // small integers: exact
+                }
+        }
+    }
+    // 0.1f down 300000 rows: a float running sum drifts by ~1e-3 relative
+    t7::FloatTensor x(300000, 16);
+    x.fill(0.1f);
+    auto c = t7::sum(x, 0);
+    for (int64_t j = 0; j < 16; ++j)
+        CHECK(double(c(0, j)) == doctest::Approx(300000 * double(0.1f)).epsilon(1e-6));
+    t7::setNumThreads(2);
+}
+
 TEST_CASE("max/min propagate NaN, like Torch7") {
     t7::DoubleTensor v(5);
     v = 1.0;

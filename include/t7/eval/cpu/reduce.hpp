@@ -72,8 +72,9 @@ template <class R, class E>
 inline constexpr bool packet_reducible = packet_red<R>::ok&&
     std::is_floating_point_v<typename E::value_type>&& vectorizable_v<E, typename E::value_type>;
 
-// Folds n elements of one run into `acc`.
-template <class R, class E, class A, class B>
+// Folds n elements of one run into `acc`. AllUnit: every operand is unit-stride
+// along the run (no per-packet broadcast test).
+template <class R, class E, bool AllUnit = false, class A, class B>
 T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
     using V = typename E::value_type;
     if constexpr (packet_reducible<R, E>) {
@@ -87,10 +88,10 @@ T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
                 int64_t stop = i + std::min<int64_t>(block, (n - i) / W * W);
                 P a0 = PR::template identity<P>(), a1 = a0, a2 = a0, a3 = a0;
                 for (; i < stop; i += W) {
-                    a0 = PR::step(a0, packet_at(b, i));
-                    a1 = PR::step(a1, packet_at(b, i + W / 4));
-                    a2 = PR::step(a2, packet_at(b, i + W / 2));
-                    a3 = PR::step(a3, packet_at(b, i + 3 * W / 4));
+                    a0 = PR::step(a0, packet_at<AllUnit>(b, i));
+                    a1 = PR::step(a1, packet_at<AllUnit>(b, i + W / 4));
+                    a2 = PR::step(a2, packet_at<AllUnit>(b, i + W / 2));
+                    a3 = PR::step(a3, packet_at<AllUnit>(b, i + 3 * W / 4));
                 }
                 acc = R::merge(acc, A(PR::fold(PR::step(PR::step(a0, a1), PR::step(a2, a3)))));
             }
@@ -101,6 +102,43 @@ T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
     for (int64_t i = 0; i < n; ++i) acc = R::step(acc, scalar_at(b, i));
     return acc;
 }
+
+// Column sums of float data: the runs are rows added into a row of double
+// accumulators. Adding up to `rows` runs into a float stage first keeps the
+// stage in L1 (a double row is twice the size) and folds it into the doubles
+// once per block: blocked summation, at most `rows` float additions per partial.
+template <class V, class A>
+struct ColumnStage {
+    static constexpr int64_t max_run = 4096;
+    static constexpr int rows = 64;
+    alignas(64) V buf[max_run];
+    A* out = nullptr;
+    int64_t n = 0;
+    int count = 0;
+
+    // Adds the run (len elements of e) into the stage; false if it is too long.
+    template <class E, class B>
+    bool add(A* dst, const B& b, int64_t len) {
+        if (len > max_run) return false;
+        if (dst != out || len != n || count == rows) {
+            flush();
+            out = dst, n = len;
+            std::fill(buf, buf + len, V(0));
+        }
+        using P = packet_t<V>;
+        int64_t i = 0;
+        for (; i + packet_size<V> <= len; i += packet_size<V>)
+            ei::pstore(buf + i, ei::padd(ei::pload<P>(buf + i), packet_at(b, i)));
+        for (; i < len; ++i) buf[i] += scalar_at(b, i);
+        ++count;
+        return true;
+    }
+    void flush() {
+        if (count == 0) return;
+        for (int64_t i = 0; i < n; ++i) out[i] += A(buf[i]);
+        count = 0;
+    }
+};
 
 // out[i * os] = step(out[i * os], e[i]) for one run (the non-reduced dimension
 // is innermost): computed in packets into a small buffer, then folded in A.
@@ -187,18 +225,32 @@ struct ReduceEvaluator {
         std::array<int64_t, N> inner;
         for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
 
+        bool all_unit = true;
+        for (size_t k = 1; k < N; ++k) all_unit = all_unit && inner[k] == 1;
+        using V = typename E::value_type;
+        constexpr bool staged = std::is_same_v<R, red::sum> && std::is_same_v<V, float> &&
+                                std::is_same_v<A, double> && vectorizable_v<E, V>;
+
         auto walk = [&](A* out, int64_t begin, int64_t end) {
             std::array<const void*, N> ptr;
+            [[maybe_unused]] std::conditional_t<staged, ColumnStage<V, A>, char> stage;
             iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
                 for (size_t k = 1; k < N; ++k)
                     ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
                 const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
-                if (inner[0] == 0)
-                    out[off[0]] = R::merge(
-                        out[off[0]], reduce_run<R, E>(b, n, packets, R::template identity<A>()));
-                else
-                    accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
+                if (inner[0] == 0) {
+                    const A r =
+                        all_unit ? reduce_run<R, E, true>(b, n, packets, R::template identity<A>())
+                                 : reduce_run<R, E>(b, n, packets, R::template identity<A>());
+                    out[off[0]] = R::merge(out[off[0]], r);
+                    return;
+                }
+                if constexpr (staged)
+                    if (packets && inner[0] == 1 && stage.template add<E>(out + off[0], b, n))
+                        return;
+                accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
             });
+            if constexpr (staged) stage.flush();
         };
 
         const int64_t outer = L.sizes[0];
