@@ -163,13 +163,12 @@ double norm(const E& e, double p = 2) {
 // Variance over all elements (unbiased, like Torch7's torch.var(x)).
 template <Expression E>
 double var(const E& e) {
-    const bool biased = false;
     auto x = t7::eval(t7::cast<double>(e));
     int64_t n = x.nElement();
     if (n == 0) detail::fail<ShapeError>("var: the tensor is empty");
     double m = double(sum(x)) / double(n);
     double ss = double(sum((x - m) * (x - m)));
-    return ss / double(biased || n == 1 ? n : n - 1);
+    return ss / double(n == 1 ? n : n - 1);
 }
 template <Expression E>
 double std(const E& e) {
