@@ -8,5 +8,6 @@
 
 #include "copy.cu"
 #include "gemm.cu"
+#include "random.cu"
 #include "runtime.cu"
 #include "scan.cu"

@@ -6,20 +6,24 @@
 //     GPU (skipped when there is none).
 // Only <t7/cuda.hpp> is included (no Eigen in nvcc translation units), so host
 // tensors here are filled and read element by element, and every reference
-// value is computed by plain loops on the host.
+// value is computed by plain loops on the host (random fills: by the CPU's
+// random engine, which needs no evaluator).
 #pragma once
 
 #include <t7/cuda.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cuda_tests {
@@ -592,6 +596,322 @@ TEST_CASE("cuda: matrix products through cuBLAS") {
     check_close(ch, ref, 2e-3);
     CHECK_THROWS_AS(t7::mm(a, a), t7::ShapeError);
     CHECK_THROWS_AS(t7::mm(a, v), t7::ShapeError);
+}
+
+// ---- random fills
+// ---------------------------------------------------------------------------------
+
+// How far a GPU normal may be from the CPU's: Box-Muller goes through log, sqrt,
+// sin and cos, whose last bits differ between glibc and CUDA's libdevice (a few
+// units in the last place of a float); the emulated build runs glibc's on both
+// sides. Half rounds that float, so a Half may land one Half step away.
+template <class T>
+double normal_tol() {
+    if (T7_GPU_EMULATED) return 0;
+    return std::is_same_v<T, Half> ? 2e-3 : 1e-6;
+}
+
+// Every element of a equal to b's (relative to max(1, |b|) within tol).
+void check_same(const std::vector<double>& a, const std::vector<double>& b, double tol = 0) {
+    REQUIRE(a.size() == b.size());
+    int bad = 0;
+    for (size_t i = 0; i < a.size() && bad < 5; ++i) {
+        const bool ok =
+            a[i] == b[i] || std::fabs(a[i] - b[i]) <= tol * std::max(1.0, std::fabs(b[i]));
+        if (!ok) {
+            ++bad;
+            FAIL_CHECK("element " << i << ": GPU " << a[i] << ", CPU " << b[i]);
+        }
+    }
+    CHECK(bad == 0);
+}
+
+// After manualSeed(1234), `draws` fills of layout(base) on the GPU and on the CPU:
+// the whole bases (untouched elements stay 0) and the generators' offsets agree.
+template <class T, class Layout, class Fill>
+void check_fill_matches_cpu(const Shape& base_shape, Layout layout, Fill fill, double tol = 0,
+                            int draws = 2) {
+    const auto zeros = [&] { return host<T>(base_shape, [](int64_t) { return 0.0; }); };
+    t7::manualSeed(1234);
+    HostT<T> h = zeros();
+    for (int k = 0; k < draws; ++k) {
+        auto v = layout(h);
+        fill(v);
+    }
+    const t7::RNGState cpu_state = t7::defaultGenerator<t7::CPU>().getState();
+    t7::manualSeed(1234);
+    DevT<T> g = zeros().cuda();
+    for (int k = 0; k < draws; ++k) {
+        auto v = layout(g);
+        fill(v);
+    }
+    check_same(values(g), values(h), tol);
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == cpu_state);
+}
+
+const auto whole = [](auto& x) { return x; };
+const auto transposed = [](auto& x) { return x.t(); };
+const auto narrowed = [](auto& x) { return x.narrow(1, 1, 5).narrow(0, 1, 6); };
+const auto stepped = [](auto& x) { return x(t7::slice(0, 8, 3), t7::slice(1, 7, 2)); };
+
+TEST_CASE_TEMPLATE("cuda: random fills equal the CPU's after the same seed, on every layout", T,
+                   float, double) {
+    const Shape s{8, 7};
+    const auto uniform = [](auto& x) { x.uniform(-2, 3); };
+    const auto normal = [](auto& x) { x.normal(1.5, 2); };
+    const auto bernoulli = [](auto& x) { x.bernoulli(0.3); };
+    SUBCASE("uniform") {
+        check_fill_matches_cpu<T>(s, whole, uniform);
+        check_fill_matches_cpu<T>(s, transposed, uniform);
+        check_fill_matches_cpu<T>(s, narrowed, uniform);
+        check_fill_matches_cpu<T>(s, stepped, uniform);
+        check_fill_matches_cpu<T>({7}, whole, uniform, 0, 3); // shorter than a block, odd
+    }
+    SUBCASE("normal") {
+        check_fill_matches_cpu<T>(s, whole, normal, normal_tol<T>());
+        check_fill_matches_cpu<T>(s, transposed, normal, normal_tol<T>());
+        check_fill_matches_cpu<T>(s, narrowed, normal, normal_tol<T>()); // 30 values: odd groups
+        check_fill_matches_cpu<T>(s, stepped, normal, normal_tol<T>());
+        check_fill_matches_cpu<T>({5}, whole, normal, normal_tol<T>(), 3); // an odd count
+    }
+    SUBCASE("bernoulli") {
+        check_fill_matches_cpu<T>(s, whole, bernoulli);
+        check_fill_matches_cpu<T>(s, transposed, bernoulli);
+        check_fill_matches_cpu<T>(s, narrowed, bernoulli);
+        check_fill_matches_cpu<T>(s, stepped, bernoulli);
+    }
+    SUBCASE("mixed sequence of distributions and layouts") {
+        t7::manualSeed(99);
+        HostT<T> h1(s), h2(s), h3(s);
+        h1.uniform(0, 1);
+        auto ht = h2.t();
+        ht.normal(0, 1);
+        h3.bernoulli(0.75);
+        t7::manualSeed(99);
+        DevT<T> g1(s), g2(s), g3(s);
+        g1.uniform(0, 1);
+        auto gt = g2.t();
+        gt.normal(0, 1);
+        g3.bernoulli(0.75);
+        check_same(values(g1), values(h1));
+        check_same(values(g2), values(h2), normal_tol<T>());
+        check_same(values(g3), values(h3));
+    }
+}
+
+TEST_CASE("cuda: random values are the CPU's first values of the seed") {
+    t7::manualSeed(0);
+    const HostT<float> h = t7::rand<float>(2, 3);
+    const HostT<double> hn = t7::randn<double>(t7::Shape{5});
+    t7::manualSeed(0);
+    const DevT<float> g = t7::rand<float, t7::CUDA>(2, 3);
+    const DevT<double> gn = t7::randn<double, t7::CUDA>(t7::Shape{5});
+    CHECK(g.sizes() == Shape{2, 3});
+    CHECK(g.getDevice() == 0);
+    check_same(values(g), values(h));
+    check_same(values(gn), values(hn), normal_tol<double>());
+    // the first value of seed 0: the top 24 bits of Philox's first word 0x6627e8d5
+    CHECK(values(g)[0] == double(0x6627e8u) / double(1 << 24));
+    const std::vector<double> v = values(g);
+    for (double x : v) CHECK((x >= 0 && x < 1));
+    t7::manualSeed(0);
+    const HostT<float> hb = t7::bernoulli<float>(Shape{4, 4}, 0.5);
+    t7::manualSeed(0);
+    const DevT<float> gb = t7::bernoulli<float, t7::CUDA>(Shape{4, 4}, 0.5);
+    check_same(values(gb), values(hb));
+    // Half computes in float: one word per value, rounded to half
+    t7::manualSeed(4);
+    const HostT<Half> hh = t7::rand<Half>(10);
+    const HostT<Half> hhn = t7::randn<Half>(Shape{9});
+    t7::manualSeed(4);
+    const DevT<Half> gh = t7::rand<Half, t7::CUDA>(10);
+    check_same(values(gh), values(hh));
+    check_same(values(t7::randn<Half, t7::CUDA>(Shape{9})), values(hhn), normal_tol<Half>());
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{4, 3 + 3});
+}
+
+TEST_CASE("cuda: successive fills and other seeds differ; an empty fill draws nothing") {
+    t7::manualSeed(7);
+    DevT<float> g(1000);
+    g.uniform();
+    const std::vector<double> a = values(g);
+    g.uniform();
+    const std::vector<double> b = values(g);
+    t7::manualSeed(8);
+    g.uniform();
+    const std::vector<double> c = values(g);
+    t7::manualSeed(7);
+    g.uniform();
+    CHECK(values(g) == a);
+    int same_ab = 0, same_ac = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        same_ab += a[i] == b[i];
+        same_ac += a[i] == c[i];
+    }
+    CHECK(same_ab < 5);
+    CHECK(same_ac < 5);
+    // 1000 floats took 250 blocks; an empty tensor takes none
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{7, 250});
+    DevT<float> empty(0);
+    empty.uniform();
+    DevT<double>().normal();
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{7, 250});
+}
+
+TEST_CASE_TEMPLATE("cuda: random fills of every element type equal the CPU's", T, uint8_t, int8_t,
+                   int16_t, int32_t, int64_t, float, double, Half) {
+    const Shape s{3, 37};
+    const auto uniform = [](auto& x) { x.uniform(0, 100); };
+    const auto normal = [](auto& x) { x.normal(0, 20); };
+    const auto bernoulli = [](auto& x) { x.bernoulli(0.5); };
+    check_fill_matches_cpu<T>(s, whole, uniform);
+    check_fill_matches_cpu<T>(s, transposed, uniform);
+    check_fill_matches_cpu<T>(s, whole, bernoulli);
+    check_fill_matches_cpu<T>(s, transposed, bernoulli);
+    check_fill_matches_cpu<T>(s, whole, normal, normal_tol<T>());
+    // uniform values stay in range, take many values, and bernoulli gives 0 and 1 only
+    t7::manualSeed(5);
+    DevT<T> g(s);
+    g.uniform(0, 100);
+    const std::vector<double> v = values(g);
+    double lo = 1e9, hi = -1e9, sum = 0;
+    for (double x : v) lo = std::min(lo, x), hi = std::max(hi, x), sum += x;
+    CHECK(lo >= 0);
+    CHECK(hi <= 100);
+    CHECK(hi - lo > 80);
+    CHECK(sum / double(v.size()) == doctest::Approx(50).epsilon(0.2));
+    g.bernoulli(0.5);
+    int ones = 0;
+    for (double x : values(g)) {
+        CHECK((x == 0 || x == 1));
+        ones += x == 1;
+    }
+    CHECK(ones > 20);
+    CHECK(ones < 91);
+}
+
+// Mean and variance of n values (on the host).
+std::pair<double, double> moments(const std::vector<double>& v) {
+    double m = 0, q = 0;
+    for (double x : v) m += x;
+    m /= double(v.size());
+    for (double x : v) q += (x - m) * (x - m);
+    return {m, q / double(v.size() - 1)};
+}
+
+TEST_CASE("cuda: random fills of a million values have the right moments") {
+    t7::manualSeed(2024);
+    DevT<float> g(1000, 1000);
+    g.uniform(-1, 3);
+    auto [m, var] = moments(values(g));
+    CHECK(m == doctest::Approx(1).epsilon(0.01));
+    CHECK(var == doctest::Approx(16.0 / 12).epsilon(0.01));
+    const std::vector<double> u = values(g);
+    CHECK(*std::min_element(u.begin(), u.end()) >= -1);
+    CHECK(*std::max_element(u.begin(), u.end()) < 3);
+
+    DevT<double> d(1000, 1000);
+    auto dt = d.t(); // the strided path, at scale
+    dt.normal(2, 0.5);
+    std::tie(m, var) = moments(values(d));
+    CHECK(m == doctest::Approx(2).epsilon(0.002));
+    CHECK(var == doctest::Approx(0.25).epsilon(0.01));
+
+    g.bernoulli(0.3);
+    std::tie(m, var) = moments(values(g));
+    CHECK(m == doctest::Approx(0.3).epsilon(0.01));
+    CHECK(var == doctest::Approx(0.21).epsilon(0.01));
+
+    // and the million-value fills are still the CPU's
+    check_fill_matches_cpu<float>(
+        {1000, 1000}, transposed, [](auto& x) { x.normal(); }, normal_tol<float>(), 1);
+}
+
+TEST_CASE("cuda: bernoulli with a tensor of probabilities") {
+    const HostT<float> hp = host<float>({4, 6}, [](int64_t i) { return double(i % 5) / 4; });
+    const DevT<float> p = hp.cuda();
+    t7::manualSeed(11);
+    DevT<float> g(4, 6);
+    g.bernoulli(p);
+    // the reference: the CPU engine's uniform words of the same draw, compared with p
+    t7::manualSeed(11);
+    HostT<double> u(4, 6);
+    t7::detail::random_fill(u, t7::rng::Word01{});
+    check_exact(g, [&](int64_t i) { return at(u, i) < double(at(hp, i)) ? 1.0 : 0.0; });
+    // broadcast probabilities: a row of 0 and 1 gives columns of 0 and 1
+    const DevT<double> row = host<double>({6}, [](int64_t i) { return double(i % 2); }).cuda();
+    DevT<int32_t> b(3, 6);
+    b.bernoulli(row);
+    check_exact(b, [](int64_t i) { return double(i % 2); });
+    const DevT<float> bad = host<float>({6}, [](int64_t i) { return i == 3 ? 1.5 : 0.5; }).cuda();
+    CHECK_THROWS_AS(g.bernoulli(bad), t7::Error);
+    CHECK_THROWS_AS(g.bernoulli(DevT<float>(5)), t7::ShapeError);
+    if (two_devices()) { // the temporary goes to the tensor's device, not the current one
+        DevT<float> g1 = p.cuda(1).clone();
+        const DevT<float> p1 = p.cuda(1);
+        g1.bernoulli(p1);
+        CHECK(g1.getDevice() == 1);
+        for (double x : values(g1)) CHECK((x == 0 || x == 1));
+        CHECK_THROWS_AS(g1.bernoulli(p), t7::DeviceError);
+    }
+}
+
+TEST_CASE("cuda: each device has its own generator, seeded by manualSeed") {
+    if (!two_devices()) return;
+    t7::manualSeed(3);
+    const HostT<float> h = t7::rand<float>(50);
+    t7::manualSeed(3);
+    DevT<float> g1 = host<float>({50}, wave).cuda(1);
+    g1.uniform();
+    CHECK(g1.getDevice() == 1);
+    check_same(values(g1), values(h));
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{3, 0});
+    CHECK(t7::defaultGenerator<t7::CUDA>(1).getState() == t7::RNGState{3, 13});
+}
+
+// The same exception type and message on both devices, and no draw consumed.
+template <class F>
+void check_same_error(F fill) {
+    std::string cpu_msg, gpu_msg;
+    HostT<float> h(3);
+    DevT<float> g(3);
+    t7::manualSeed(1);
+    try {
+        fill(h);
+        FAIL("the CPU fill must throw");
+    } catch (const t7::Error& e) {
+        cpu_msg = e.what();
+    }
+    try {
+        fill(g);
+        FAIL("the GPU fill must throw");
+    } catch (const t7::Error& e) {
+        gpu_msg = e.what();
+    }
+    CHECK(gpu_msg == cpu_msg);
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{1, 0});
+}
+
+TEST_CASE("cuda: random fill errors are the CPU's") {
+    check_same_error([](auto& x) { x.uniform(3, 1); });
+    check_same_error([](auto& x) { x.uniform(0, std::nan("")); });
+    check_same_error([](auto& x) { x.normal(0, -1); });
+    check_same_error([](auto& x) { x.bernoulli(1.5); });
+    check_same_error([](auto& x) { x.bernoulli(-0.1); });
+    check_same_error([](auto& x) { x.bernoulli(std::nan("")); });
+    DevT<float> g(3);
+    CHECK_THROWS_AS(g.uniform(3, 1), t7::Error);
+    CHECK_THROWS_WITH_AS(g.bernoulli(2.0), doctest::Contains("bernoulli: probability 2"),
+                         t7::Error);
+    CHECK_THROWS_WITH_AS(g.normal(0, -1), doctest::Contains("normal: standard deviation"),
+                         t7::Error);
+    // degenerate but valid bounds
+    g.uniform(2, 2);
+    check_exact(g, [](int64_t) { return 2.0; });
+    g.bernoulli(0);
+    check_exact(g, [](int64_t) { return 0.0; });
+    g.bernoulli(1);
+    check_exact(g, [](int64_t) { return 1.0; });
 }
 
 // ---- errors

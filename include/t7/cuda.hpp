@@ -9,9 +9,11 @@
 //         float s = t7::sum(y * y);            // one fused reduction
 //     }
 //
-// Creating, copying (x.cuda(), g.cpu(), copy()), converting and filling CUDA
-// tensors also works from ordinary host code through <t7/t7.hpp>: those are
-// calls into the precompiled tensor7_cuda library. Arithmetic on CPU tensors
+// Creating, copying (x.cuda(), g.cpu(), copy()), converting, filling and
+// random fills (x.uniform(), x.normal(), x.bernoulli(p), t7::rand<float,
+// t7::CUDA>(...): the CPU's values for the same seed) of CUDA tensors also work
+// from ordinary host code through <t7/t7.hpp>: those are calls into the
+// precompiled tensor7_cuda library. Arithmetic on CPU tensors
 // needs the CPU evaluator: keep it in host translation units (or include
 // <t7/t7.hpp> here as well, which nvcc accepts with warnings from Eigen).
 // Programs using CUDA tensors link tensor7_cuda (Meson: the tensor7_cuda dependency).
@@ -43,5 +45,6 @@
 #include "io/print.hpp"
 
 #include "cuda/blas.hpp"
+#include "cuda/random.hpp"
 #include "cuda/runtime.hpp"
 #include "cuda/tensor.hpp"

@@ -57,3 +57,6 @@
 #include "math/matrix.hpp"
 #include "math/random.hpp"
 #include "math/stats.hpp"
+
+// Random fills of CUDA tensors (the same values as the CPU's for a seed).
+#include "cuda/random.hpp"

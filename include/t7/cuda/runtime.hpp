@@ -2,7 +2,7 @@
 // (kernels/, built by nvcc into `tensor7_cuda`): plain declarations, no CUDA
 // header, so any host translation unit can hold and copy CUDA tensors. Device
 // memory, transfers and the type-erased operations (strided copy/convert, fill,
-// GEMM) live in the library; fused expressions are header templates that need
+// scan, random fills, GEMM) live in the library; fused expressions are header templates that need
 // a translation unit compiled by nvcc (eval/thrust/).
 //
 // Every failure (no device, out of memory, a failed launch) throws
@@ -112,6 +112,25 @@ void fill(void* dst, int elem_size, uint64_t bits, const Strided2& s, int device
 // Long, Float and Double.
 void scan(DType type, bool multiply, void* data, const Strided2& lines, int64_t n, int64_t stride,
           int device);
+
+// The distributions of random_fill (math/distributions.hpp) and their parameters.
+enum class RandomKind : int8_t {
+    uniform,   // rng::Uniform: a + scale * u (a = param[0], scale = param[1])
+    normal,    // rng::Normal: mean = param[0], standard deviation = param[1]
+    bernoulli, // rng::Bernoulli: 1 with probability param[0]
+    word01     // rng::Word01: w / 2^32 (Double only)
+};
+struct RandomDraw {
+    RandomKind kind = RandomKind::uniform;
+    double param[2] = {0, 0};
+    uint64_t seed = 0;  // the Philox key
+    uint64_t block = 0; // the first Philox block of the draw (the generator's offset)
+};
+
+// Value i of the draw into the i-th element of operand 0 of `s`, which must be
+// planned in row-major order (not reordered by stride): the values equal the
+// CPU engine's (math/random.hpp) for the same seed and block. Every element type.
+void random_fill(void* dst, DType type, const RandomDraw& draw, const Strided2& s, int device);
 
 // C = alpha * op(A) * op(B) + beta * C in cuBLAS's column-major convention
 // (trans: 'N' or 'T'); float, double, Half (computed in float). beta == 0

@@ -20,23 +20,42 @@ inline constexpr uint32_t M0 = 0xD2511F53u, M1 = 0xCD9E8D57u; // round multiplie
 inline constexpr uint32_t W0 = 0x9E3779B9u, W1 = 0xBB67AE85u; // key schedule (Weyl)
 inline constexpr int rounds = 10;
 
-// The reference function (Random123's philox4x32 with 10 rounds).
-T7_HOST_DEVICE inline std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> x,
-                                                            std::array<uint32_t, 2> k) {
+// The ten rounds on plain words, in place: x is the counter, (k0, k1) the key.
+// Plain arrays rather than std::array, so that device code can call it (nvcc
+// does not compile std::array's constexpr members for the device).
+T7_HOST_DEVICE inline void rounds10(uint32_t* x, uint32_t k0, uint32_t k1) {
     for (int r = 0; r < rounds; ++r) {
         const uint64_t p0 = uint64_t(M0) * x[0], p1 = uint64_t(M1) * x[2];
-        x = {uint32_t(p1 >> 32) ^ x[1] ^ k[0], uint32_t(p1), uint32_t(p0 >> 32) ^ x[3] ^ k[1],
-             uint32_t(p0)};
-        k[0] += W0;
-        k[1] += W1;
+        const uint32_t x1 = x[1], x3 = x[3];
+        x[0] = uint32_t(p1 >> 32) ^ x1 ^ k0;
+        x[1] = uint32_t(p1);
+        x[2] = uint32_t(p0 >> 32) ^ x3 ^ k1;
+        x[3] = uint32_t(p0);
+        k0 += W0;
+        k1 += W1;
     }
+}
+
+// Block `c` of the stream keyed by `key` into out[0 .. 4) (host and device code).
+T7_HOST_DEVICE inline void block_words(uint64_t key, uint64_t c, uint32_t* out) {
+    out[0] = uint32_t(c);
+    out[1] = uint32_t(c >> 32);
+    out[2] = 0u;
+    out[3] = 0u;
+    rounds10(out, uint32_t(key), uint32_t(key >> 32));
+}
+
+// The reference function (Random123's philox4x32 with 10 rounds).
+inline std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> x, std::array<uint32_t, 2> k) {
+    rounds10(x.data(), k[0], k[1]);
     return x;
 }
 
 // Block `c` of the stream keyed by `key`.
-T7_HOST_DEVICE inline std::array<uint32_t, 4> block(uint64_t key, uint64_t c) {
-    return philox4x32_10({uint32_t(c), uint32_t(c >> 32), 0u, 0u},
-                         {uint32_t(key), uint32_t(key >> 32)});
+inline std::array<uint32_t, 4> block(uint64_t key, uint64_t c) {
+    std::array<uint32_t, 4> w;
+    block_words(key, c, w.data());
+    return w;
 }
 
 #if defined(__AVX2__)

@@ -6,9 +6,11 @@
 //
 // Stream layout of one draw of n values from a generator at offset o (blocks):
 // a distribution consumes `words` 32-bit words per group of `group` values
-// (uniform float: 1 word per value; double: 2; normal float: 2 words per pair);
-// value i belongs to group g = i / group, whose words are [4o + g*words, ...).
-// The generator then advances by ceil(groups * words / 4) blocks.
+// (uniform float or Half: 1 word per value; double and integers: 2; normal float:
+// 2 words per pair); value i belongs to group g = i / group, whose words are
+// [4o + g*words, ...). The generator then advances by ceil(groups * words / 4)
+// blocks. The distributions (distributions.hpp) are shared with the GPU kernels
+// (cuda/random.hpp), so CUDA tensors get the same values from the same seed.
 #pragma once
 
 #include "../core/error.hpp"
@@ -18,16 +20,15 @@
 #include "../iter/parallel.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/tensor.hpp"
+#include "distributions.hpp"
 #include "philox.hpp"
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
-#include <numbers>
 #include <random>
 #include <vector>
 
@@ -104,84 +105,19 @@ inline uint64_t initialSeed() { return defaultGenerator<CPU>().initialSeed(); }
 inline RNGState getRNGState() { return defaultGenerator<CPU>().getState(); }
 inline void setRNGState(const RNGState& s) { defaultGenerator<CPU>().setState(s); }
 
-// ---- distributions: words -> values (host and device functors) -------------------
-namespace rng {
-
-// [0, 1) from the top 24 bits of a word (exact in float).
-T7_HOST_DEVICE inline float u24(uint32_t w) { return float(w >> 8) * 0x1p-24f; }
-// [0, 1) from 53 bits of two words: v = (w0 << 21 | w1 >> 11), times 2^-53, exact.
-// Built from its high 21 and low 32 bits (the low half through the 2^52 bit
-// pattern) so that it vectorises without 64-bit integer conversions (AVX-512).
-T7_HOST_DEVICE inline double u53(const uint32_t* w) {
-    const int32_t hi = int32_t(w[0] >> 11);
-    const uint64_t lo = (uint64_t(w[0] & 0x7ffu) << 21) | uint64_t(w[1] >> 11);
-    const double low = std::bit_cast<double>(0x4330000000000000ull | lo) - 0x1p52;
-    return (double(hi) * 0x1p32 + low) * 0x1p-53;
-}
-
-// a + (b - a) u. std::fma rounds once, identically in vector and scalar code, so a
-// value never depends on where a chunk boundary fell.
-template <class T>
-struct Uniform {
-    static constexpr bool f32 = std::is_same_v<T, float>;
-    static constexpr int group = 1, words = f32 ? 1 : 2;
-    double a, scale;
-    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
-        if constexpr (f32)
-            out[0] = std::fma(u24(w[0]), float(scale), float(a));
-        else
-            out[0] = convert<T>(std::fma(u53(w), scale, a));
-    }
-};
-
-// Box-Muller: one pair of uniforms gives two normal values.
-template <class T>
-struct Normal {
-    static constexpr bool f32 = std::is_same_v<T, float>;
-    static constexpr int group = 2, words = f32 ? 2 : 4;
-    double mean, stdv;
-    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
-        if constexpr (f32) {
-            const float u1 = (float(w[0] >> 8) + 0.5f) * 0x1p-24f; // (0, 1): log is finite
-            const float th = 2.0f * std::numbers::pi_v<float> * u24(w[1]);
-            const float r = std::sqrt(-2.0f * std::log(u1));
-            out[0] = std::fma(r * std::cos(th), float(stdv), float(mean));
-            out[1] = std::fma(r * std::sin(th), float(stdv), float(mean));
-        } else {
-            const double u1 = u53(w) + 0x1p-54;
-            const double th = 2.0 * std::numbers::pi * u53(w + 2);
-            const double r = std::sqrt(-2.0 * std::log(u1));
-            out[0] = convert<T>(std::fma(r * std::cos(th), stdv, mean));
-            out[1] = convert<T>(std::fma(r * std::sin(th), stdv, mean));
-        }
-    }
-};
-
-// w / 2^32 in [0, 1), exact in double (what bernoulli compares with p).
-struct Word01 {
-    static constexpr int group = 1, words = 1;
-    T7_HOST_DEVICE void operator()(const uint32_t* w, double* out) const {
-        out[0] = double(w[0]) * 0x1p-32;
-    }
-};
-
-// 1 with probability p: u < p with u = w / 2^32 (exact in double).
-template <class T>
-struct Bernoulli {
-    static constexpr int group = 1, words = 1;
-    double p;
-    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
-        out[0] = convert<T>(double(w[0]) * 0x1p-32 < p ? 1 : 0);
-    }
-};
-
-} // namespace rng
-
 // ---- filling a tensor: one engine per device ----------------------------------------
 namespace detail {
 
+// The Philox blocks a draw of n values of Dist consumes (every engine reserves this).
+template <class Dist>
+uint64_t draw_blocks(int64_t n) {
+    constexpr int G = Dist::group, W = Dist::words;
+    const uint64_t words = uint64_t((n + G - 1) / G) * W;
+    return (words + 3) / 4;
+}
+
 template <class D>
-struct RandomEngine; // specialised per device (the GPU backend adds CUDA)
+struct RandomEngine; // specialised per device (cuda/random.hpp adds CUDA)
 
 template <>
 struct RandomEngine<CPU> {
@@ -251,9 +187,7 @@ struct RandomEngine<CPU> {
     static void fill(const Tensor<T, CPU>& x, const Dist& f, Generator& gen) {
         const int64_t n = x.nElement();
         if (n == 0) return;
-        constexpr int G = Dist::group, W = Dist::words;
-        const uint64_t words = uint64_t((n + G - 1) / G) * W;
-        const RNGState st = gen.reserve((words + 3) / 4);
+        const RNGState st = gen.reserve(draw_blocks<Dist>(n));
         const uint64_t word0 = st.offset * 4;
         const iter::Loop<1> L = iter::make_loop<1>(x.sizes(), {&x.strides()}, false);
         T* base = x.data();
@@ -328,6 +262,7 @@ Tensor<T, D>& Tensor<T, D>::bernoulli(const Tensor<P, D>& p) {
                             hi, "]");
     if (dim() == 0) return *this;
     // One word per element, as bernoulli(p): u < p with u = w / 2^32.
+    const typename DeviceMemory<D>::Scope scope(getDevice()); // u goes where self is
     Tensor<double, D> u(sizes_);
     detail::random_fill(u, rng::Word01{});
     return assign(t7::cast<T>(t7::lt(u, t7::cast<double>(p))));
@@ -336,7 +271,8 @@ Tensor<T, D>& Tensor<T, D>::bernoulli(const Tensor<P, D>& p) {
 // ---- factories ------------------------------------------------------------------------
 template <class T, class D = CPU>
 Tensor<T, D> rand(const Shape& sizes) {
-    static_assert(std::is_floating_point_v<T>, "rand: element type must be float or double");
+    static_assert(std::is_floating_point_v<compute_t<T>>,
+                  "rand: element type must be float, double or Half");
     Tensor<T, D> r(sizes);
     return r.uniform(0, 1);
 }
@@ -347,7 +283,8 @@ requires(sizeof...(I) > 0) Tensor<T, D> rand(I... sizes) {
 
 template <class T, class D = CPU>
 Tensor<T, D> randn(const Shape& sizes) {
-    static_assert(std::is_floating_point_v<T>, "randn: element type must be float or double");
+    static_assert(std::is_floating_point_v<compute_t<T>>,
+                  "randn: element type must be float, double or Half");
     Tensor<T, D> r(sizes);
     return r.normal(0, 1);
 }

@@ -119,11 +119,13 @@ inline Indexer<2> make_indexer(const cuda::rt::Strided2& s) {
     return ix;
 }
 
-// Plans a two-operand iteration space for a library call.
+// Plans a two-operand iteration space for a library call. With `reorder` false
+// the row-major visiting order is kept (linear index i is the i-th element).
 inline cuda::rt::Strided2 plan_strided2(const Shape& shape, const Shape& dst_strides,
-                                        const Shape& src_strides, const char* op) {
+                                        const Shape& src_strides, const char* op,
+                                        bool reorder = true) {
     std::array<const Shape*, 2> st{&dst_strides, &src_strides};
-    const iter::Loop<2> L = iter::make_loop<2>(shape, st);
+    const iter::Loop<2> L = iter::make_loop<2>(shape, st, reorder);
     cuda::rt::Strided2 s;
     s.rank = int(L.rank());
     if (s.rank > max_dims)

@@ -1,0 +1,100 @@
+// Random distributions as small functors from Philox words to values, shared by
+// the CPU engine (math/random.hpp) and the GPU kernels (kernels/random.cu): the
+// same code runs on both, so a seed gives the same tensor on every device.
+//
+// A distribution turns `words` 32-bit words into `group` values. `words` divides
+// 4, so a group never straddles a Philox block (a draw starts on a block). Float
+// and Half compute in float from 24-bit uniforms; double and the integer types
+// compute in double from 53-bit uniforms.
+#pragma once
+
+#include "../core/config.hpp"
+#include "../core/dtype.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <type_traits>
+
+namespace t7::rng {
+
+// [0, 1) from the top 24 bits of a word (exact in float).
+T7_HOST_DEVICE inline float u24(uint32_t w) { return float(w >> 8) * 0x1p-24f; }
+// [0, 1) from 53 bits of two words: v = (w0 << 21 | w1 >> 11), times 2^-53, exact.
+// Built from its high 21 and low 32 bits (the low half through the 2^52 bit
+// pattern) so that it vectorises without 64-bit integer conversions (AVX-512).
+T7_HOST_DEVICE inline double u53(const uint32_t* w) {
+    const int32_t hi = int32_t(w[0] >> 11);
+    const uint64_t lo = (uint64_t(w[0] & 0x7ffu) << 21) | uint64_t(w[1] >> 11);
+#if defined(__CUDA_ARCH__) // std::bit_cast is a host function for nvcc
+    const double low = __longlong_as_double(int64_t(0x4330000000000000ull | lo)) - 0x1p52;
+#else
+    const double low = std::bit_cast<double>(0x4330000000000000ull | lo) - 0x1p52;
+#endif
+    return (double(hi) * 0x1p32 + low) * 0x1p-53;
+}
+
+// True when T's values are computed in float (float, and Half through float).
+template <class T>
+inline constexpr bool in_float = std::is_same_v<compute_t<T>, float>;
+
+// a + (b - a) u. std::fma rounds once, identically in vector and scalar code, so a
+// value never depends on where a chunk boundary fell.
+template <class T>
+struct Uniform {
+    static constexpr bool f32 = in_float<T>;
+    static constexpr int group = 1, words = f32 ? 1 : 2;
+    double a, scale;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        if constexpr (f32)
+            out[0] = convert<T>(std::fma(u24(w[0]), float(scale), float(a)));
+        else
+            out[0] = convert<T>(std::fma(u53(w), scale, a));
+    }
+};
+
+// Box-Muller: one pair of uniforms gives two normal values. (log, sqrt, sin and
+// cos are the only functions here whose last bits may differ between the host's
+// libm and CUDA's, by a few units in the last place.)
+template <class T>
+struct Normal {
+    static constexpr bool f32 = in_float<T>;
+    static constexpr int group = 2, words = f32 ? 2 : 4;
+    double mean, stdv;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        if constexpr (f32) {
+            const float u1 = (float(w[0] >> 8) + 0.5f) * 0x1p-24f; // (0, 1): log is finite
+            const float th = 2.0f * std::numbers::pi_v<float> * u24(w[1]);
+            const float r = std::sqrt(-2.0f * std::log(u1));
+            out[0] = convert<T>(std::fma(r * std::cos(th), float(stdv), float(mean)));
+            out[1] = convert<T>(std::fma(r * std::sin(th), float(stdv), float(mean)));
+        } else {
+            const double u1 = u53(w) + 0x1p-54;
+            const double th = 2.0 * std::numbers::pi * u53(w + 2);
+            const double r = std::sqrt(-2.0 * std::log(u1));
+            out[0] = convert<T>(std::fma(r * std::cos(th), stdv, mean));
+            out[1] = convert<T>(std::fma(r * std::sin(th), stdv, mean));
+        }
+    }
+};
+
+// w / 2^32 in [0, 1), exact in double (what bernoulli compares with p).
+struct Word01 {
+    static constexpr int group = 1, words = 1;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, double* out) const {
+        out[0] = double(w[0]) * 0x1p-32;
+    }
+};
+
+// 1 with probability p: u < p with u = w / 2^32 (exact in double).
+template <class T>
+struct Bernoulli {
+    static constexpr int group = 1, words = 1;
+    double p;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        out[0] = convert<T>(double(w[0]) * 0x1p-32 < p ? 1 : 0);
+    }
+};
+
+} // namespace t7::rng
