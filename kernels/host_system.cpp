@@ -8,5 +8,7 @@
 
 #include "copy.cu"
 #include "gemm.cu"
+#include "index.cu"
 #include "runtime.cu"
 #include "scan.cu"
+#include "sort.cu"
