@@ -43,5 +43,7 @@
 #include "io/print.hpp"
 
 #include "cuda/blas.hpp"
+#include "cuda/index_ops.hpp"
 #include "cuda/runtime.hpp"
 #include "cuda/tensor.hpp"
+#include "ops/members.hpp"
