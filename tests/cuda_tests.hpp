@@ -1202,6 +1202,16 @@ TEST_CASE("cuda: sort and topk, hand-checked") {
     CHECK_THROWS_AS(m.topk(0), t7::IndexError);
     CHECK_THROWS_AS(m.sort(2), t7::IndexError);
     CHECK(DevT<float>().sort().values.dim() == 0);
+    // the free functions, into existing results
+    t7::ValuesIndices<float, t7::CUDA> out{DevT<float>(2, 4), DevT<int64_t>(2, 4)};
+    t7::sort(out, m, 0);
+    check_values(out.values, {2, 4}, {0, 1, 4, 1, 5, 9, 9, 2});
+    t7::topk(out, m, 2);
+    check_values(out.indices, {2, 2}, {0, 2, 1, 2});
+#if defined(T7_CUDA_TESTS_CPU_OPS)
+    check_values(t7::sort(m, 0).indices, {2, 4}, {1, 0, 0, 0, 0, 1, 1, 1});
+    check_values(t7::topk(m, 1, 0, false).values, {1, 4}, {0, 1, 4, 1});
+#endif
 }
 
 TEST_CASE_TEMPLATE("cuda: sort and topk equal the CPU's on every layout", T, uint8_t, int8_t,

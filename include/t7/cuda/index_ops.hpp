@@ -340,3 +340,22 @@ void op_topk(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int
 }
 
 } // namespace t7::detail
+
+namespace t7 {
+
+// torch.sort / torch.topk into {values, indices} of CUDA tensors (the generic
+// t7::sort(x, ...) and t7::topk(x, ...) of ops/sort.hpp reach these too).
+template <class T>
+ValuesIndices<T, CUDA>& sort(ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x,
+                             int64_t dim = -1, bool descending = false) {
+    op_sort(detail::ops_tag{}, out, x, dim, descending);
+    return out;
+}
+template <class T>
+ValuesIndices<T, CUDA>& topk(ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int64_t k,
+                             int64_t dim = -1, bool largest = true) {
+    op_topk(detail::ops_tag{}, out, x, k, dim, largest);
+    return out;
+}
+
+} // namespace t7

@@ -22,8 +22,8 @@ struct ops_tag {};
 // What a scatter does at each indexed element.
 enum class ScatterOp { copy, add, fill };
 
-// The operations without a CUDA implementation (cat, repeatTensor, kthvalue,
-// median, mode) say so when instantiated for another device.
+// The operations without a CUDA implementation (cat, kthvalue, median, mode)
+// say so when instantiated for another device.
 template <class D>
 constexpr void require_cpu() {
     static_assert(std::is_same_v<D, CPU>,
