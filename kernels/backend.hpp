@@ -68,6 +68,46 @@ inline void check(cudaError_t e, const char* what) {
 }
 #endif
 
+// Calls f(T{}) with T the element type `t` names: one mechanism instantiates a
+// type-erased operation once per element type.
+template <class F>
+void with_dtype(DType t, F&& f) {
+    switch (t) {
+    case DType::u8:
+        return f(uint8_t{});
+    case DType::i8:
+        return f(int8_t{});
+    case DType::i16:
+        return f(int16_t{});
+    case DType::i32:
+        return f(int32_t{});
+    case DType::i64:
+        return f(int64_t{});
+    case DType::f32:
+        return f(float{});
+    case DType::f64:
+        return f(double{});
+    case DType::f16:
+        return f(Half{});
+    }
+}
+
+// Calls f(W{}) with W the unsigned word of `elem_size` bytes (1, 2, 4 or 8):
+// for operations that only move elements.
+template <class F>
+void with_word(int elem_size, F&& f) {
+    switch (elem_size) {
+    case 1:
+        return f(uint8_t{});
+    case 2:
+        return f(uint16_t{});
+    case 4:
+        return f(uint32_t{});
+    default:
+        return f(uint64_t{});
+    }
+}
+
 // Throws DeviceError unless `device` names a usable device.
 void require_device(int device, const char* op);
 

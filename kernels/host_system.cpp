@@ -8,6 +8,8 @@
 
 #include "copy.cu"
 #include "gemm.cu"
+#include "index.cu"
 #include "random.cu"
 #include "runtime.cu"
 #include "scan.cu"
+#include "sort.cu"

@@ -45,6 +45,8 @@
 #include "io/print.hpp"
 
 #include "cuda/blas.hpp"
+#include "cuda/index_ops.hpp"
 #include "cuda/random.hpp"
 #include "cuda/runtime.hpp"
 #include "cuda/tensor.hpp"
+#include "ops/members.hpp"

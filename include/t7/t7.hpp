@@ -50,6 +50,9 @@
 #include "ops/repeat.hpp"
 #include "ops/sort.hpp"
 
+// ... and on CUDA tensors (the precompiled kernels of tensor7_cuda).
+#include "cuda/index_ops.hpp"
+
 // Maths: factories, random numbers, matrix products, decompositions, statistics.
 #include "math/blas.hpp"
 #include "math/factories.hpp"

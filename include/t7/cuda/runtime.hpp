@@ -101,6 +101,14 @@ struct Strided2 {
     int64_t stride[2][max_dims] = {};
 };
 
+// The same with three operands (indexed operations: written, read, index).
+struct Strided3 {
+    int rank = 0;
+    int64_t numel = 0;
+    int64_t size[max_dims] = {};
+    int64_t stride[3][max_dims] = {};
+};
+
 // dst[i] = convert<dst type>(src[i]) over the iteration space.
 void strided_copy(void* dst, DType dst_type, const void* src, DType src_type, const Strided2& s,
                   int device);
@@ -131,6 +139,49 @@ struct RandomDraw {
 // planned in row-major order (not reordered by stride): the values equal the
 // CPU engine's (math/random.hpp) for the same seed and block. Every element type.
 void random_fill(void* dst, DType type, const RandomDraw& draw, const Strided2& s, int device);
+
+// ---- indexed, masked and sorting operations (kernels/index.cu, kernels/sort.cu) ----------
+// Iteration spaces marked "in layout order" are planned without reordering
+// dimensions, so that linear index i is the i-th element in row-major order.
+
+// Number of elements of operand `k` of `s` (of type `type`) that are not zero.
+int64_t count_nonzero(DType type, const void* p, int k, const Strided2& s, int device);
+// The layout-order position of the first index (operand 0 of `s`, in layout
+// order) outside [0, limit), or -1; `value` receives that index.
+int64_t find_bad_index(const int64_t* idx, const Strided2& s, int64_t limit, int64_t& value,
+                       int device);
+// Over `s` in layout order (operand 0: x, operand 1: the byte mask), the k-th
+// selected element: out[k * out_stride] = x (select), x = src[k] (copy, src
+// contiguous), x = the low elem_size bytes of `bits` (fill). Data moves as
+// words of elem_size bytes.
+void masked_select(void* out, int64_t out_stride, const void* x, int elem_size, const uint8_t* mask,
+                   const Strided2& s, int device);
+void masked_copy(void* x, int elem_size, const void* src, const uint8_t* mask, const Strided2& s,
+                 int device);
+void masked_fill(void* x, int elem_size, uint64_t bits, const uint8_t* mask, const Strided2& s,
+                 int device);
+// The coordinates of the non-zero elements of x (operand 0 of `s`, in layout
+// order; sizes[0..rank) its sizes) into out, contiguous count x rank.
+void nonzero(int64_t* out, DType type, const void* x, const Strided2& s, const int64_t* sizes,
+             int rank, int device);
+// Over `s`: a[o0] = b[o1 + idx[o2] * step] (index, gather); indices checked before.
+void index_gather(void* a, const void* b, int elem_size, const int64_t* idx, const Strided3& s,
+                  int64_t step, int device);
+// For every line of `lines` (operands a, b, idx), k = 0 .. n - 1 in order:
+// a[o0 + idx[o2 + k * sx] * step] = b[o1 + k * sb] (copy), += (add), = bits (fill).
+// A line's writes are sequential, so duplicates resolve as on the CPU (the last
+// write wins; additions accumulate in index order); distinct lines write distinct elements.
+enum class ScatterKind : int8_t { copy, add, fill };
+void index_scatter(ScatterKind kind, DType type, void* a, const void* b, uint64_t bits,
+                   const int64_t* idx, const Strided3& lines, int64_t n, int64_t sb, int64_t sx,
+                   int64_t step, int device);
+// Stable sort of every line of `lines` (operands x, values, indices; n
+// elements sx apart): the first k of each sorted line go to values (stride sv)
+// and their 0-based positions to indices (stride si). Ascending, or descending
+// (ties keep position order either way); NaN above +inf, -0 equal to +0.
+void sort_lines(DType type, const void* x, void* values, int64_t* indices, const Strided3& lines,
+                int64_t n, int64_t sx, int64_t k, int64_t sv, int64_t si, bool descending,
+                int device);
 
 // C = alpha * op(A) * op(B) + beta * C in cuBLAS's column-major convention
 // (trans: 'N' or 'T'); float, double, Half (computed in float). beta == 0

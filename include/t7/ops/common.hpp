@@ -7,7 +7,8 @@
 // iter::parallel_for. An index tensor simply becomes one more operand of the
 // loop, with stride 0 along the dimensions it does not vary in.
 //
-// These operations run on the CPU; the GPU backend provides its own.
+// These are the CPU implementations; the argument checks shared with the GPU
+// backend are in checks.hpp, the CUDA implementations in cuda/index_ops.hpp.
 #pragma once
 
 #include "../eval/assign.hpp"
@@ -16,6 +17,7 @@
 #include "../iter/parallel.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/views.hpp"
+#include "checks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,49 +27,6 @@
 #include <type_traits>
 
 namespace t7::detail {
-
-template <class D>
-constexpr void require_cpu() {
-    static_assert(std::is_same_v<D, CPU>,
-                  "t7: indexed, masked and sorting operations run on CPU tensors for now");
-}
-
-// "3" for a position in a 1-D tensor, "(1, 3)" for one in a multi-dimensional one.
-inline std::string position_str(const Shape& pos) {
-    if (pos.size() == 1) return std::to_string(pos[0]);
-    std::string s = "(";
-    for (size_t i = 0; i < pos.size(); ++i) s += (i ? ", " : "") + std::to_string(pos[i]);
-    return s + ")";
-}
-
-// Coordinates of the row-major (layout order) position `linear` in `sizes`.
-inline Shape unravel(int64_t linear, const Shape& sizes) {
-    Shape c(sizes.size(), 0);
-    for (size_t d = sizes.size(); d-- > 0;) {
-        c[d] = linear % sizes[d];
-        linear /= sizes[d];
-    }
-    return c;
-}
-
-// Index tensors are LongTensors. A template parameter rather than a fixed
-// parameter type, so that passing an IntTensor is a TypeError naming both types.
-template <class I, class D>
-void check_long(const char* op, const Tensor<I, D>&) {
-    if constexpr (!std::is_same_v<I, int64_t>)
-        fail<TypeError>(op, ": the index tensor must be a ", Tensor<int64_t, D>::typeName(),
-                        ", got a ", Tensor<I, D>::typeName());
-}
-
-// The 1-D index of index/indexCopy/indexAdd/indexFill (Torch7: "Index is
-// supposed to be a vector").
-template <class I, class D>
-void check_vector(const char* op, const Tensor<I, D>& idx) {
-    if (idx.dim() != 1)
-        fail<ShapeError>(op, ": the index tensor must be 1-D (a vector of indices), got ",
-                         idx.dim() == 0 ? std::string("an empty tensor")
-                                        : fmt_msg(idx.dim(), "-D of size ", idx.sizes()));
-}
 
 // Are x[0], x[sx], ... x[(m - 1) sx] all in [0, limit)? One OR-reduction that
 // vectorises: v | (limit - 1 - v) has its sign bit set iff v < 0 or v >= limit.
@@ -119,48 +78,7 @@ void check_range(const char* op, const Tensor<int64_t, D>& idx, int64_t n, int64
         }
         pos += m;
     });
-    fail<IndexError>(op, ": index ", bad_value, " at position ",
-                     position_str(unravel(bad_pos, idx.sizes())), " out of range for dimension ",
-                     dim, " of size ", n);
-}
-
-// Do the memory ranges spanned by a and b intersect? (Then an operation that
-// writes a while reading b reads a snapshot of b instead.)
-template <class A, class B, class D>
-bool overlaps(const Tensor<A, D>& a, const Tensor<B, D>& b) {
-    if (a.dim() == 0 || b.dim() == 0) return false;
-    const auto ra = byte_range(a);
-    const auto rb = byte_range(b);
-    return ra.first < rb.second && rb.first < ra.second;
-}
-
-// Does the tensor reach some element twice (a stride 0 on a dimension of size > 1)?
-template <class T, class D>
-bool self_overlapping(const Tensor<T, D>& t) {
-    for (int64_t d = 0; d < t.dim(); ++d)
-        if (t.stride(d) == 0 && t.size(d) > 1) return true;
-    return false;
-}
-
-// A handle on `t`, or on a private copy of it when `dst` overlaps it.
-template <class T, class U, class D>
-Tensor<T, D> unaliased(const Tensor<T, D>& t, const Tensor<U, D>& dst) {
-    Tensor<T, D> r = t; // shares
-    if (overlaps(dst, t)) r.set(t.clone());
-    return r;
-}
-
-// `s` with the entry at `dim` replaced by `v`.
-inline Shape with_entry(Shape s, int64_t dim, int64_t v) {
-    s[size_t(dim)] = v;
-    return s;
-}
-
-// Strides of a 1-D index (stride `stride`) read along `dim` of a rank-`rank` loop.
-inline Shape along(size_t rank, int64_t dim, int64_t stride) {
-    Shape s(rank, 0);
-    s[size_t(dim)] = stride;
-    return s;
+    fail_index_range(op, bad_value, bad_pos, idx.sizes(), dim, n);
 }
 
 // ---- the indexed loop -----------------------------------------------------------

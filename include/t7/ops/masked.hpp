@@ -14,11 +14,13 @@
 // `x[x < 0] = 0` makes one pass. As Torch7 documents, mask and tensor need the
 // same number of elements but their shapes may differ: elements pair up in each
 // one's layout order. Other element types are a TypeError, other counts a
-// ShapeError, and the tensor is left unchanged.
+// ShapeError, and the tensor is left unchanged. The members and MaskedRef are
+// in members.hpp; these are the CPU implementations.
 #pragma once
 
 #include "../io/print.hpp"
 #include "common.hpp"
+#include "members.hpp"
 
 #include <ostream>
 #include <vector>
@@ -26,31 +28,6 @@
 namespace t7 {
 
 namespace detail {
-
-template <class N, class D>
-void check_mask_type(const char* op) {
-    using V = typename N::value_type;
-    if constexpr (!std::is_same_v<V, uint8_t>) {
-        std::string got = "another element type";
-        if constexpr (Element<V>) got = Tensor<V, D>::typeName();
-        fail<TypeError>(op, ": the mask must be a ", Tensor<uint8_t, D>::typeName(),
-                        " (or a comparison such as x < 0), got ", got);
-    }
-}
-
-// The mask's shape after checking its element type and count against x.
-template <class T, class D, class N>
-Shape check_mask(const char* op, const Tensor<T, D>& x, const N& node) {
-    check_mask_type<N, D>(op);
-    bool empty = false;
-    for_each_leaf(node, [&](const auto& l) { empty = empty || l.tensor.dim() == 0; });
-    const Shape shape = empty ? Shape{} : expr_shape(node, op);
-    const int64_t n = empty ? 0 : shape.numel();
-    if (n != x.nElement())
-        fail<ShapeError>(op, ": the mask has ", n, " elements (size ", shape,
-                         ") but the tensor has ", x.nElement(), " (size ", x.sizes(), ")");
-    return shape;
-}
 
 // Calls body(node) with the mask as an expression node of x's shape: the mask
 // itself when it has x's shape (and, if x is written, reads x only where it is
@@ -246,115 +223,92 @@ void masked_select_into(Tensor<T, D>& out, const Tensor<T, D>& x, const N& node,
     });
 }
 
-} // namespace detail
-
-template <class T, class D>
-template <Expression M>
-Tensor<T, D> Tensor<T, D>::maskedSelect(const M& mask) const {
-    detail::require_cpu<D>();
-    const auto node = as_node(mask);
-    const Shape mshape = detail::check_mask("maskedSelect", *this, node);
-    Tensor r;
-    detail::masked_select_into(r, *this, node, mshape);
-    return r;
-}
-
-template <class T, class D>
-template <Expression M>
-Tensor<T, D>& Tensor<T, D>::maskedSelect(const Tensor& src, const M& mask) {
-    detail::require_cpu<D>();
-    const auto node = as_node(mask);
-    const Shape mshape = detail::check_mask("maskedSelect", src, node);
-    bool alias = detail::overlaps(*this, src);
-    for_each_leaf(node, [&](const auto& l) { alias = alias || detail::overlaps(*this, l.tensor); });
+// maskedSelect of src into self; `into` (self may be anything, even src or the
+// mask) or not (self is a fresh tensor).
+template <class T, class N>
+void op_masked_select(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src, const N& node,
+                      bool into) {
+    const Shape mshape = check_mask("maskedSelect", src, node);
+    bool alias = into && overlaps(self, src);
+    if (into)
+        for_each_leaf(node, [&](const auto& l) { alias = alias || overlaps(self, l.tensor); });
     if (alias) {
-        Tensor r;
-        detail::masked_select_into(r, src, node, mshape);
+        Tensor<T, CPU> r;
+        masked_select_into(r, src, node, mshape);
         if (r.dim() == 0) {
-            resize(Shape{});
+            self.resize(Shape{});
         } else {
-            resize(r.sizes());
-            assign(r);
+            self.resize(r.sizes());
+            self.assign(r);
         }
     } else {
-        detail::masked_select_into(*this, src, node, mshape);
+        masked_select_into(self, src, node, mshape);
     }
-    return *this;
 }
 
-template <class T, class D>
-template <Expression M>
-Tensor<T, D>& Tensor<T, D>::maskedFill(const M& mask, T v) {
-    detail::require_cpu<D>();
-    const auto node = as_node(mask);
-    const Shape mshape = detail::check_mask("maskedFill", *this, node);
-    if (nElement() == 0) return *this;
-    const bool parallel = !detail::self_overlapping(*this);
-    detail::dispatch_mask(*this, node, mshape, true, [&](const auto& m) {
-        using N = std::remove_cvref_t<decltype(m)>;
-        const detail::MaskLoop<N> ml(*this, m, false);
-        T* xp = data();
+template <class T, class N>
+void op_masked_fill(ops_tag, Tensor<T, CPU>& self, const N& node, T v) {
+    const Shape mshape = check_mask("maskedFill", self, node);
+    if (self.nElement() == 0) return;
+    const bool parallel = !self_overlapping(self);
+    dispatch_mask(self, node, mshape, true, [&](const auto& m) {
+        using B = std::remove_cvref_t<decltype(m)>;
+        const MaskLoop<B> ml(self, m, false);
+        T* xp = self.data();
         ml.chunks(parallel, [&](int64_t b, int64_t e, int64_t) {
             ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
                 T* p = xp + ox;
-                if constexpr (detail::is_byte_leaf<decltype(mb)>) {
+                if constexpr (is_byte_leaf<decltype(mb)>) {
                     if (xs == 1 && mb.s == 1 && parallel) { // a blend: vectorises
                         for (int64_t i = 0; i < n; ++i) p[i] = mb.p[i] ? v : p[i];
                         return;
                     }
                 }
                 for (int64_t i = 0; i < n; ++i)
-                    if (detail::mask_at(mb, i)) p[i * xs] = v;
+                    if (mask_at(mb, i)) p[i * xs] = v;
             });
         });
     });
-    return *this;
 }
 
-template <class T, class D>
-template <Expression M>
-Tensor<T, D>& Tensor<T, D>::maskedCopy(const M& mask, const Tensor& src_in) {
-    detail::require_cpu<D>();
-    const auto node = as_node(mask);
-    const Shape mshape = detail::check_mask("maskedCopy", *this, node);
-    if (nElement() == 0) return *this;
-    const bool parallel = !detail::self_overlapping(*this);
-    detail::dispatch_mask(*this, node, mshape, true, [&](const auto& m) {
-        using N = std::remove_cvref_t<decltype(m)>;
-        const detail::MaskLoop<N> ml(*this, m, true);
+template <class T, class N>
+void op_masked_copy(ops_tag, Tensor<T, CPU>& self, const N& node, const Tensor<T, CPU>& src_in) {
+    const Shape mshape = check_mask("maskedCopy", self, node);
+    if (self.nElement() == 0) return;
+    const bool parallel = !self_overlapping(self);
+    dispatch_mask(self, node, mshape, true, [&](const auto& m) {
+        using B = std::remove_cvref_t<decltype(m)>;
+        const MaskLoop<B> ml(self, m, true);
         int64_t total = 0;
-        const std::vector<int64_t> offsets = detail::chunk_offsets(ml, parallel, total);
+        const std::vector<int64_t> offsets = chunk_offsets(ml, parallel, total);
         if (src_in.nElement() < total)
-            detail::fail<ShapeError>("maskedCopy: the mask selects ", total,
-                                     " elements but the source has only ", src_in.nElement(),
-                                     " (size ", src_in.sizes(), ")");
+            fail<ShapeError>("maskedCopy: the mask selects ", total,
+                             " elements but the source has only ", src_in.nElement(), " (size ",
+                             src_in.sizes(), ")");
         if (total == 0) return;
         // The source is read in layout order: a contiguous snapshot unless it is one.
-        Tensor src = src_in;
-        if (!src.isContiguous() || detail::overlaps(*this, src)) src.set(src_in.clone());
+        Tensor<T, CPU> src = src_in;
+        if (!src.isContiguous() || overlaps(self, src)) src.set(src_in.clone());
         const T* sp = src.data();
-        T* xp = data();
+        T* xp = self.data();
         ml.chunks(parallel, [&](int64_t b, int64_t e, int64_t c) {
             int64_t k = offsets[size_t(c)];
             ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
                 T* p = xp + ox;
                 for (int64_t i = 0; i < n; ++i)
-                    if (detail::mask_at(mb, i)) p[i * xs] = sp[k++];
+                    if (mask_at(mb, i)) p[i * xs] = sp[k++];
             });
         });
     });
-    return *this;
 }
 
 // ---- nonzero ----------------------------------------------------------------------
-
-namespace detail {
 
 // The n x dim LongTensor of the 0-based coordinates of x's non-zero elements,
 // in layout order (an empty tensor when there are none).
 template <class T, class D>
 void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
-    require_cpu<D>();
+    require_cpu<D>(); // CUDA tensors: op_nonzero in cuda/index_ops.hpp
     if (x_in.nElement() == 0) {
         out.resize(Shape{});
         return;
@@ -404,129 +358,11 @@ void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
     });
 }
 
+template <class T>
+void op_nonzero(ops_tag, Tensor<int64_t, CPU>& out, const Tensor<T, CPU>& x) {
+    nonzero_into(out, x);
+}
+
 } // namespace detail
-
-template <class T, class D>
-Tensor<int64_t, D> Tensor<T, D>::nonzero() const {
-    Tensor<int64_t, D> r;
-    detail::nonzero_into(r, *this);
-    return r;
-}
-
-// torch.nonzero(x), also of an expression: t7::nonzero(x == 1).
-template <Expression E>
-auto nonzero(const E& e) {
-    if constexpr (is_tensor_v<E>)
-        return e.nonzero();
-    else
-        return t7::eval(e).nonzero();
-}
-
-// torch.nonzero(result, x): into an existing LongTensor (resized).
-template <class T, class D>
-Tensor<int64_t, D>& nonzero(Tensor<int64_t, D>& result, const Tensor<T, D>& x) {
-    detail::nonzero_into(result, x);
-    return result;
-}
-
-// torch.maskedSelect(x, mask)
-template <class T, class D, Expression M>
-Tensor<T, D> maskedSelect(const Tensor<T, D>& x, const M& mask) {
-    return x.maskedSelect(mask);
-}
-
-// ---- x[mask] --------------------------------------------------------------------
-
-// What x[mask] returns: the tensor (a shared handle) and the mask's expression
-// node. Reading converts to a Tensor (maskedSelect); assigning writes through.
-template <class T, class D, class N>
-class MaskedRef {
-public:
-    MaskedRef(Tensor<T, D> target, N mask) : target_(std::move(target)), mask_(std::move(mask)) {}
-    MaskedRef(const MaskedRef&) = default;
-
-    // ---- reading: the selected elements, a new 1-D tensor (maskedSelect) ----
-    Tensor<T, D> eval() const { return target_.maskedSelect(mask_); }
-    operator Tensor<T, D>() const { return eval(); }
-
-    // ---- writing ----
-    template <Arithmetic S>
-    MaskedRef& operator=(S v) {
-        target_.maskedFill(mask_, convert<T>(v));
-        return *this;
-    }
-    template <class U>
-    MaskedRef& operator=(const Tensor<U, D>& src) {
-        if constexpr (std::is_same_v<U, T>)
-            target_.maskedCopy(mask_, src);
-        else
-            target_.maskedCopy(mask_, src.template to<T>());
-        return *this;
-    }
-    template <Expression E>
-    requires(!is_tensor_v<E>) MaskedRef& operator=(const E& e) {
-        target_.maskedCopy(mask_, t7::eval(t7::cast<T>(e)));
-        return *this;
-    }
-    MaskedRef& operator=(const MaskedRef& o) { return *this = o.eval(); }
-    template <class U, class N2>
-    MaskedRef& operator=(const MaskedRef<U, D, N2>& o) {
-        return *this = o.eval();
-    }
-
-    // x[mask] op= v: the selected elements only.
-    template <Arithmetic S>
-    MaskedRef& operator+=(S v) {
-        return update(v, [](auto a, auto b) { return a + b; });
-    }
-    template <Arithmetic S>
-    MaskedRef& operator-=(S v) {
-        return update(v, [](auto a, auto b) { return a - b; });
-    }
-    template <Arithmetic S>
-    MaskedRef& operator*=(S v) {
-        return update(v, [](auto a, auto b) { return a * b; });
-    }
-    template <Arithmetic S>
-    MaskedRef& operator/=(S v) {
-        return update(v, [](auto a, auto b) { return a / b; });
-    }
-
-    const Tensor<T, D>& tensor() const { return target_; }
-    const N& mask() const { return mask_; }
-
-    friend std::ostream& operator<<(std::ostream& os, const MaskedRef& r) { return os << r.eval(); }
-
-private:
-    template <class S, class F>
-    MaskedRef& update(S v, F f) {
-        // selected = op(selected, v), written back through the mask: the mask is
-        // evaluated before anything is written, so it may read the tensor itself.
-        Tensor<T, D> sel = eval();
-        if (sel.dim() == 0) return *this;
-        using C = compute_t<T>;
-        sel.apply([&](T a) { return convert<T>(f(C(a), C(v))); });
-        target_.maskedCopy(Leaf<uint8_t, D>{{}, mask_bytes()}, sel);
-        return *this;
-    }
-    Tensor<uint8_t, D> mask_bytes() const {
-        if constexpr (std::is_same_v<N, Leaf<uint8_t, D>>)
-            return mask_.tensor;
-        else if constexpr (std::is_same_v<typename N::value_type, uint8_t>)
-            return t7::eval(mask_);
-        else
-            return t7::eval(t7::cast<uint8_t>(mask_)); // not reached: eval() rejects it first
-    }
-
-    Tensor<T, D> target_;
-    N mask_;
-};
-
-template <class T, class D>
-template <Expression M>
-auto Tensor<T, D>::operator[](const M& mask) const {
-    auto node = as_node(mask);
-    return MaskedRef<T, D, decltype(node)>(*this, std::move(node));
-}
 
 } // namespace t7

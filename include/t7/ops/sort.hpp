@@ -25,6 +25,7 @@
 
 #include "../expr/reductions.hpp"
 #include "common.hpp"
+#include "members.hpp"
 
 #include <bit>
 #include <cstring>
@@ -274,18 +275,6 @@ SliceJob<T, D> slice_job(Tensor<T, D>& values, Tensor<int64_t, D>& indices, cons
     return job;
 }
 
-template <class T, class D>
-int64_t slice_dim(const Tensor<T, D>& x, int64_t dim, const char* op) {
-    if (x.dim() == 0) fail<ShapeError>(op, ": the tensor is empty");
-    return x.wrap_dim(dim, op);
-}
-
-inline void check_k(const char* op, int64_t k, int64_t dim, int64_t n) {
-    if (k < 1 || k > n)
-        fail<IndexError>(op, ": k ", k, " out of range for dimension ", dim, " of size ", n,
-                         " (1 <= k <= ", n, ")");
-}
-
 // The k-th (1-based) pair of a slice in (key, position) order.
 template <class U>
 std::pair<U, int64_t> kth_pair(std::vector<std::pair<U, int64_t>>& pr, int64_t k) {
@@ -477,14 +466,20 @@ void mode(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const Tensor<T, D>&
 
 // ---- members --------------------------------------------------------------------------
 
-template <class T, class D>
-auto Tensor<T, D>::sort(int64_t dim, bool descending) const {
-    return t7::sort(*this, dim, descending);
+// (sort and topk: members.hpp, reaching these for CPU tensors)
+namespace detail {
+template <class T>
+void op_sort(ops_tag, ValuesIndices<T, CPU>& out, const Tensor<T, CPU>& x, int64_t dim,
+             bool descending) {
+    t7::sort(out, x, dim, descending);
 }
-template <class T, class D>
-auto Tensor<T, D>::topk(int64_t k, int64_t dim, bool largest) const {
-    return t7::topk(*this, k, dim, largest);
+template <class T>
+void op_topk(ops_tag, ValuesIndices<T, CPU>& out, const Tensor<T, CPU>& x, int64_t k, int64_t dim,
+             bool largest) {
+    t7::topk(out, x, k, dim, largest);
 }
+} // namespace detail
+
 template <class T, class D>
 auto Tensor<T, D>::kthvalue(int64_t k, int64_t dim) const {
     return t7::kthvalue(*this, k, dim);

@@ -106,27 +106,29 @@ Indexer<N> make_indexer(const iter::Loop<N>& L, const char* op) {
 }
 
 // The Indexer of a type-erased library call's iteration space (outermost first).
-inline Indexer<2> make_indexer(const cuda::rt::Strided2& s) {
-    Indexer<2> ix;
+template <size_t N, class S>
+Indexer<N> indexer_of(const S& s) {
+    Indexer<N> ix;
     ix.rank = s.rank;
     ix.small = s.numel < (int64_t(1) << 31);
     for (int d = 0; d < s.rank; ++d) {
         const int src = s.rank - 1 - d;
         ix.size[d] = s.size[src];
         if (ix.small) ix.div[d] = FastDiv(uint32_t(s.size[src]));
-        for (int k = 0; k < 2; ++k) ix.stride[d][k] = s.stride[k][src];
+        for (size_t k = 0; k < N; ++k) ix.stride[d][k] = s.stride[k][src];
     }
     return ix;
 }
+inline Indexer<2> make_indexer(const cuda::rt::Strided2& s) { return indexer_of<2>(s); }
+inline Indexer<3> make_indexer(const cuda::rt::Strided3& s) { return indexer_of<3>(s); }
 
-// Plans a two-operand iteration space for a library call. With `reorder` false
-// the row-major visiting order is kept (linear index i is the i-th element).
-inline cuda::rt::Strided2 plan_strided2(const Shape& shape, const Shape& dst_strides,
-                                        const Shape& src_strides, const char* op,
-                                        bool reorder = true) {
-    std::array<const Shape*, 2> st{&dst_strides, &src_strides};
-    const iter::Loop<2> L = iter::make_loop<2>(shape, st, reorder);
-    cuda::rt::Strided2 s;
+// Plans an N-operand iteration space for a library call (S: Strided2 or
+// Strided3). `reorder` false keeps layout order (linear index = row-major position).
+template <size_t N, class S>
+S plan_strided(const Shape& shape, const std::array<const Shape*, N>& st, const char* op,
+               bool reorder = true) {
+    const iter::Loop<N> L = iter::make_loop<N>(shape, st, reorder);
+    S s;
     s.rank = int(L.rank());
     if (s.rank > max_dims)
         detail::fail<ShapeError>(op, ": CUDA tensors support at most ", max_dims,
@@ -135,9 +137,20 @@ inline cuda::rt::Strided2 plan_strided2(const Shape& shape, const Shape& dst_str
     s.numel = L.numel;
     for (int d = 0; d < s.rank; ++d) {
         s.size[d] = L.sizes[size_t(d)];
-        for (int k = 0; k < 2; ++k) s.stride[k][d] = L.strides[size_t(k)][size_t(d)];
+        for (size_t k = 0; k < N; ++k) s.stride[k][d] = L.strides[k][size_t(d)];
     }
     return s;
+}
+
+// Plans a two-operand iteration space for a library call.
+inline cuda::rt::Strided2 plan_strided2(const Shape& shape, const Shape& dst_strides,
+                                        const Shape& src_strides, const char* op,
+                                        bool reorder = true) {
+    return plan_strided<2, cuda::rt::Strided2>(shape, {&dst_strides, &src_strides}, op, reorder);
+}
+inline cuda::rt::Strided3 plan_strided3(const Shape& shape, const Shape& a, const Shape& b,
+                                        const Shape& x, const char* op, bool reorder = true) {
+    return plan_strided<3, cuda::rt::Strided3>(shape, {&a, &b, &x}, op, reorder);
 }
 
 // True when every operand walks the loop with unit stride in one dimension:
