@@ -1,7 +1,7 @@
 // tensor7 for translation units compiled by nvcc: everything <t7/t7.hpp>
-// offers except the CPU evaluator (and so without Eigen, which nvcc compiles
-// slowly and noisily), plus the CUDA backend. Expressions and reductions on
-// CUDA tensors written here are fused into Thrust kernels:
+// offers except the CPU evaluator and the CPU's matrix products (and so without
+// Eigen, which nvcc compiles slowly and noisily), plus the CUDA backend. Expressions and reductions
+// on CUDA tensors written here are fused into Thrust kernels:
 //
 //     #include <t7/cuda.hpp>
 //     void step(t7::cuda::FloatTensor& y, const t7::cuda::FloatTensor& x) {
@@ -9,9 +9,10 @@
 //         float s = t7::sum(y * y);            // one fused reduction
 //     }
 //
-// Creating, copying (x.cuda(), g.cpu(), copy()), converting and filling CUDA
-// tensors also works from ordinary host code through <t7/t7.hpp>: those are
-// calls into the precompiled tensor7_cuda library. Arithmetic on CPU tensors
+// Creating, copying (x.cuda(), g.cpu(), copy()), converting, filling and
+// multiplying (t7::mm, bmm, matmul, ... through cuBLAS) CUDA tensors also works
+// from ordinary host code through <t7/t7.hpp>: those are calls into the
+// precompiled tensor7_cuda library. Arithmetic on CPU tensors
 // needs the CPU evaluator: keep it in host translation units (or include
 // <t7/t7.hpp> here as well, which nvcc accepts with warnings from Eigen).
 // Programs using CUDA tensors link tensor7_cuda (Meson: the tensor7_cuda dependency).
