@@ -1,7 +1,8 @@
-// Matrix products through cuBLAS (cublasGemmEx; Half computes in float), one
-// handle per device, created on first use. Under a non-CUDA Thrust system the
-// same column-major contract is computed by a Thrust loop, so the host-side
-// layout logic that calls it is tested on the CPU as well.
+// Matrix products through cuBLAS (cublasGemmEx, and cublasGemmStridedBatchedEx
+// for batches; Half computes in float), one handle per device, created on first
+// use. Under a non-CUDA Thrust system the same column-major contract is computed
+// by a Thrust loop, so the host-side layout logic that calls it (Blas<CUDA> in
+// include/t7/cuda/blas.hpp) is tested on the CPU as well.
 #include "backend.hpp"
 
 #include <t7/eval/thrust/system.hpp>
@@ -13,6 +14,7 @@
 #include <vector>
 #endif
 
+#include <algorithm>
 #include <climits>
 
 namespace t7::cuda::rt {
@@ -21,35 +23,39 @@ namespace {
 
 #if T7_GPU_EMULATED
 
-// C(i, j) = alpha sum_p op(A)(i, p) op(B)(p, j) + beta C(i, j), column-major.
+// C_b(i, j) = alpha sum_p op(A_b)(i, p) op(B_b)(p, j) + beta C_b(i, j), column-major,
+// for the matrices b of a strided batch.
 template <class T, class C>
 struct GemmElement {
     const T* a;
     const T* b;
     T* c;
-    int64_t m, k, lda, ldb, ldc;
+    int64_t m, n, k, lda, ldb, ldc, sa, sb, sc;
     bool ta, tb;
     C alpha, beta;
     T7_HOST_DEVICE void operator()(int64_t t) const {
-        const int64_t i = t % m, j = t / m;
+        const int64_t i = t % m, j = (t / m) % n, q = t / (m * n);
+        const T* A = a + q * sa;
+        const T* B = b + q * sb;
         C acc = 0;
         for (int64_t p = 0; p < k; ++p) {
-            const C x = C(ta ? a[p + i * lda] : a[i + p * lda]);
-            const C y = C(tb ? b[j + p * ldb] : b[p + j * ldb]);
+            const C x = C(ta ? A[p + i * lda] : A[i + p * lda]);
+            const C y = C(tb ? B[j + p * ldb] : B[p + j * ldb]);
             acc += x * y;
         }
-        T& out = c[i + j * ldc];
+        T& out = c[q * sc + i + j * ldc];
         out = T(beta == C(0) ? alpha * acc : alpha * acc + beta * C(out));
     }
 };
 
 template <class T, class C>
 void gemm_loop(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
-               int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
-    gpu::for_each_index(m * n,
+               int64_t lda, int64_t sa, const void* b, int64_t ldb, int64_t sb, double beta,
+               void* c, int64_t ldc, int64_t sc, int64_t batch) {
+    gpu::for_each_index(m * n * batch,
                         GemmElement<T, C>{static_cast<const T*>(a), static_cast<const T*>(b),
-                                          static_cast<T*>(c), m, k, lda, ldb, ldc, ta == 'T',
-                                          tb == 'T', C(alpha), C(beta)},
+                                          static_cast<T*>(c), m, n, k, lda, ldb, ldc, sa, sb, sc,
+                                          ta == 'T', tb == 'T', C(alpha), C(beta)},
                         "gemm");
 }
 
@@ -76,27 +82,29 @@ cublasHandle_t handle(int device) {
 
 } // namespace
 
-void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, double alpha,
-          const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc,
-          int device) {
+void gemm_batched(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k,
+                  double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b,
+                  int64_t ldb, int64_t stride_b, double beta, void* c, int64_t ldc,
+                  int64_t stride_c, int64_t batch, int device) {
     if (type != DType::f32 && type != DType::f64 && type != DType::f16)
         detail::fail<TypeError>("gemm: CUDA matrix products take Float, Double or Half tensors, "
                                 "not ",
                                 dtype_name(type));
-    if (m <= 0 || n <= 0) return;
+    if (m <= 0 || n <= 0 || batch <= 0) return;
+    if (k < 0) detail::fail<ShapeError>("gemm: negative inner dimension ", k);
     require_device(device, "gemm");
     DeviceGuard guard(device);
 #if T7_GPU_EMULATED
     switch (type) {
     case DType::f64:
-        return gemm_loop<double, double>(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                                         ldc);
+        return gemm_loop<double, double>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
+                                         stride_b, beta, c, ldc, stride_c, batch);
     case DType::f32:
-        return gemm_loop<float, float>(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                                       ldc);
+        return gemm_loop<float, float>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
+                                       stride_b, beta, c, ldc, stride_c, batch);
     default:
-        return gemm_loop<Half, float>(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                                      ldc);
+        return gemm_loop<Half, float>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
+                                      stride_b, beta, c, ldc, stride_c, batch);
     }
 #else
     for (int64_t v : {m, n, k, lda, ldb, ldc})
@@ -106,20 +114,42 @@ void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t 
     const cublasOperation_t oa = trans_a == 'T' ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t ob = trans_b == 'T' ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasHandle_t h = handle(device);
-    if (type == DType::f64) {
-        check_blas(cublasGemmEx(h, oa, ob, int(m), int(n), int(k), &alpha, a, CUDA_R_64F, int(lda),
-                                b, CUDA_R_64F, int(ldb), &beta, c, CUDA_R_64F, int(ldc),
-                                CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT),
+    const cudaDataType_t t = type == DType::f64   ? CUDA_R_64F
+                             : type == DType::f32 ? CUDA_R_32F
+                                                  : CUDA_R_16F;
+    const cublasComputeType_t compute =
+        type == DType::f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+    // alpha and beta in the compute type: double for Double, float otherwise
+    const float fa = float(alpha), fb = float(beta);
+    const void* pa = type == DType::f64 ? static_cast<const void*>(&alpha) : &fa;
+    const void* pb = type == DType::f64 ? static_cast<const void*>(&beta) : &fb;
+    const size_t es = elem_size(type);
+    if (batch == 1) {
+        check_blas(cublasGemmEx(h, oa, ob, int(m), int(n), int(k), pa, a, t, int(lda), b, t,
+                                int(ldb), pb, c, t, int(ldc), compute, CUBLAS_GEMM_DEFAULT),
                    "gemm: cublasGemmEx");
-    } else {
-        const float fa = float(alpha), fb = float(beta);
-        const cudaDataType_t t = type == DType::f32 ? CUDA_R_32F : CUDA_R_16F;
-        check_blas(cublasGemmEx(h, oa, ob, int(m), int(n), int(k), &fa, a, t, int(lda), b, t,
-                                int(ldb), &fb, c, t, int(ldc), CUBLAS_COMPUTE_32F,
-                                CUBLAS_GEMM_DEFAULT),
-                   "gemm: cublasGemmEx");
+        return;
+    }
+    // cuBLAS counts the batch in an int: chunks of at most INT_MAX products
+    for (int64_t first = 0; first < batch; first += INT_MAX) {
+        const int count = int(std::min<int64_t>(batch - first, INT_MAX));
+        const char* ca = static_cast<const char*>(a) + size_t(first * stride_a) * es;
+        const char* cb = static_cast<const char*>(b) + size_t(first * stride_b) * es;
+        char* cc = static_cast<char*>(c) + size_t(first * stride_c) * es;
+        check_blas(cublasGemmStridedBatchedEx(h, oa, ob, int(m), int(n), int(k), pa, ca, t,
+                                              int(lda), stride_a, cb, t, int(ldb), stride_b, pb, cc,
+                                              t, int(ldc), stride_c, count, compute,
+                                              CUBLAS_GEMM_DEFAULT),
+                   "gemm: cublasGemmStridedBatchedEx");
     }
 #endif
+}
+
+void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+          const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc,
+          int device) {
+    gemm_batched(type, trans_a, trans_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1,
+                 device);
 }
 
 } // namespace t7::cuda::rt

@@ -912,6 +912,340 @@ TEST_CASE("cuda: random fill errors are the CPU's") {
     check_exact(g, [](int64_t) { return 0.0; });
     g.bernoulli(1);
     check_exact(g, [](int64_t) { return 1.0; });
+
+// ---- every product against host reference loops, over layouts, dtypes and devices ----------
+
+// Element idx of a host tensor of any layout, as a double.
+template <class T>
+double el(const HostT<T>& t, std::initializer_list<int64_t> idx) {
+    int64_t off = t.storageOffset(), d = 0;
+    for (int64_t i : idx) off += i * t.stride(d++);
+    return t7::convert<double>(t.storage().data()[off]);
+}
+// A reference batch of products: r[q] = A[q] B[q] over batch q (2-D: one), in double.
+template <class T>
+std::vector<double> ref_bmm(const HostT<T>& a, const HostT<T>& b) {
+    const bool batched = a.dim() == 3;
+    const int64_t nb = batched ? a.size(0) : 1, n = a.size(-2), k = a.size(-1), p = b.size(-1);
+    std::vector<double> r;
+    for (int64_t q = 0; q < nb; ++q)
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < p; ++j) {
+                double s = 0;
+                for (int64_t l = 0; l < k; ++l)
+                    s += batched ? el(a, {q, i, l}) * el(b, {q, l, j})
+                                 : el(a, {i, l}) * el(b, {l, j});
+                r.push_back(s);
+            }
+    return r;
+}
+std::function<double(int64_t)> from(const std::vector<double>& r) {
+    return [r](int64_t i) { return r[size_t(i)]; };
+}
+
+// The same view of a host tensor and of its copy on a device.
+template <class T, class V>
+std::pair<HostT<T>, DevT<T>> both(const Shape& s, V view, int device = 0, double shift = 0) {
+    const HostT<T> h = host<T>(s, [&](int64_t i) { return wave(i * 5 + 3) + shift; });
+    return {view(h), view(h.cuda(device))};
+}
+inline const auto same = [](const auto& t) { return t; };
+
+TEST_CASE_TEMPLATE("cuda: every product equals the host result over layouts", T, float, double,
+                   Half) {
+    const double tol = std::is_same_v<T, Half> ? 8e-3 : std::is_same_v<T, float> ? 1e-5 : 1e-12;
+    // matrices: contiguous, transposed, narrowed, stepped (no unit stride: copied)
+    auto tr = [](const auto& t) { return t.t(); };
+    auto stepped = [](const auto& t) {
+        return t(t7::slice(0, t.size(0), 2), t7::slice(0, t.size(1), 2));
+    };
+    const auto A0 = both<T>({5, 7}, same), A1 = both<T>({7, 5}, tr);
+    const auto A2 = both<T>({5, 9}, [](const auto& t) { return t.narrow(1, 1, 7); });
+    const auto A3 = both<T>({10, 14}, stepped);
+    const auto B0 = both<T>({7, 3}, same, 0, 0.25), B1 = both<T>({3, 7}, tr, 0, 0.25);
+    const auto B2 = both<T>(
+        {9, 3}, [](const auto& t) { return t.narrow(0, 1, 7); }, 0, 0.25);
+    const auto BS = both<T>({14, 6}, stepped, 0, 0.25);
+    for (const auto* A : {&A0, &A1, &A2, &A3})
+        for (const auto* B : {&B0, &B1, &B2, &BS}) {
+            CAPTURE(A->first.strides());
+            CAPTURE(B->first.strides());
+            const std::vector<double> r = ref_bmm(A->first, B->first);
+            const DevT<T> c = t7::mm(A->second, B->second);
+            CHECK(c.sizes() == Shape{5, 3});
+            check_close(c, from(r), tol);
+            // matmul of two matrices is mm; mm(b^T, a^T) = (a b)^T
+            check_close(t7::matmul(A->second, B->second), from(r), tol);
+            check_close(t7::mm(B->second.t(), A->second.t()).t().contiguous(), from(r), tol);
+            // addmm: beta c + alpha a b, with c full, broadcast (a row), transposed
+            const auto C = both<T>({3, 5}, tr, 0, 1);
+            const auto bias = both<T>({3}, same, 0, 1);
+            check_close(
+                t7::addmm(0.5, C.second, 2.0, A->second, B->second),
+                [&](int64_t i) {
+                    return 0.5 * el(C.first, {i / 3, i % 3}) + 2 * r[size_t(i)];
+                },
+                tol * 4);
+            check_close(
+                t7::addmm(bias.second, A->second, B->second),
+                [&](int64_t i) { return el(bias.first, {i % 3}) + r[size_t(i)]; }, tol * 4);
+        }
+    // beta = 0 ignores c, even NaN
+    DevT<T> nan(5, 3);
+    nan.fill(t7::convert<T>(std::numeric_limits<float>::quiet_NaN()));
+    check_close(t7::addmm(0.0, nan, 1.0, A0.second, B0.second), from(ref_bmm(A0.first, B0.first)),
+                tol);
+
+    // matrix-vector: contiguous, transposed, stepped matrix; contiguous and stepped vector
+    const auto v0 = both<T>({7}, same, 0, 0.5);
+    const auto v1 = both<T>(
+        {14}, [](const auto& t) { return t(t7::slice(1, 14, 2)); }, 0, 0.5);
+    for (const auto* A : {&A0, &A1, &A2, &A3})
+        for (const auto* v : {&v0, &v1}) {
+            const std::vector<double> r = ref_bmm(A->first, v->first.unsqueeze(1));
+            check_close(t7::mv(A->second, v->second), from(r), tol);
+            check_close(t7::matmul(A->second, v->second), from(r), tol);
+            const auto y = both<T>(
+                {10}, [](const auto& t) { return t(t7::slice(0, 10, 2)); }, 0, 1);
+            check_close(
+                t7::addmv(2.0, y.second, -1.0, A->second, v->second),
+                [&](int64_t i) { return 2 * el(y.first, {i}) - r[size_t(i)]; }, tol * 4);
+            // vector times matrix: matmul(v^T, A^T)
+            check_close(t7::matmul(v->second, A->second.t()), from(r), tol);
+        }
+    // outer products, dot
+    const auto u0 = both<T>({5}, same, 0, 0.75);
+    const auto u1 = both<T>(
+        {15}, [](const auto& t) { return t(t7::slice(2, 15, 3)); }, 0, 0.75);
+    for (const auto* u : {&u0, &u1})
+        for (const auto* v : {&v0, &v1}) {
+            auto outer = [&](int64_t i) { return el(u->first, {i / 7}) * el(v->first, {i % 7}); };
+            check_close(t7::ger(u->second, v->second), outer, tol);
+            const auto M = both<T>({7, 5}, tr, 0, 1);
+            check_close(
+                t7::addr(0.5, M.second, 3.0, u->second, v->second),
+                [&](int64_t i) {
+                    return 0.5 * el(M.first, {i / 7, i % 7}) + 3 * outer(i);
+                },
+                tol * 4);
+            check_close(
+                t7::addr(M.second, u->second, v->second),
+                [&](int64_t i) {
+                    return el(M.first, {i / 7, i % 7}) + outer(i);
+                },
+                tol * 4);
+            double d = 0;
+            for (int64_t i = 0; i < 7; ++i) d += el(v->first, {i}) * el(v->first, {i});
+            CHECK(t7::convert<double>(t7::dot(v->second, v->second)) ==
+                  doctest::Approx(d).epsilon(tol * 4));
+            check_close(
+                t7::matmul(v->second, v->second), [&](int64_t) { return d; }, tol * 4);
+        }
+    // dot pairs elements in layout order whatever the shapes: a transposed matrix and a vector
+    const auto V = both<T>({35}, same, 0, 0.5);
+    double d = 0;
+    for (int64_t i = 0; i < 35; ++i) d += el(A1.first, {i / 7, i % 7}) * el(V.first, {i});
+    CHECK(t7::convert<double>(t7::dot(A1.second, V.second)) == doctest::Approx(d).epsilon(tol * 4));
+    CHECK(t7::convert<double>(t7::dot(DevT<T>(0), DevT<T>(0))) == 0);
+}
+
+TEST_CASE_TEMPLATE("cuda: batched products and matmul's broadcasting", T, float, double, Half) {
+    const double tol = std::is_same_v<T, Half> ? 8e-3 : std::is_same_v<T, float> ? 1e-5 : 1e-12;
+    // batches: contiguous; batch dimension not outermost in memory; transposed
+    // matrices; stepped matrices (copied)
+    const auto A0 = both<T>({4, 3, 5}, same);
+    const auto A1 = both<T>({3, 4, 5}, [](const auto& t) { return t.transpose(0, 1); });
+    const auto A2 = both<T>({4, 6, 10}, [](const auto& t) {
+        return t(t7::all, t7::slice(0, 6, 2), t7::slice(0, 10, 2));
+    });
+    const auto B0 = both<T>({4, 5, 2}, same, 0, 0.25);
+    const auto B1 = both<T>(
+        {4, 2, 5}, [](const auto& t) { return t.transpose(1, 2); }, 0, 0.25);
+    const auto B2 = both<T>(
+        {5, 4, 2}, [](const auto& t) { return t.transpose(0, 1); }, 0, 0.25);
+    for (const auto* A : {&A0, &A1, &A2})
+        for (const auto* B : {&B0, &B1, &B2}) {
+            CAPTURE(A->first.strides());
+            CAPTURE(B->first.strides());
+            const std::vector<double> r = ref_bmm(A->first, B->first);
+            const DevT<T> c = t7::bmm(A->second, B->second);
+            CHECK(c.sizes() == Shape{4, 3, 2});
+            check_close(c, from(r), tol);
+            check_close(t7::matmul(A->second, B->second), from(r), tol);
+            // baddbmm: c full (transposed batch) and broadcast
+            const auto C = both<T>(
+                {3, 4, 2}, [](const auto& t) { return t.transpose(0, 1); }, 0, 1);
+            const auto bias = both<T>({3, 1}, same, 0, 1);
+            check_close(
+                t7::baddbmm(0.5, C.second, 2.0, A->second, B->second),
+                [&](int64_t i) {
+                    return 0.5 * el(C.first, {i / 6, (i / 2) % 3, i % 2}) + 2 * r[size_t(i)];
+                },
+                tol * 4);
+            check_close(
+                t7::baddbmm(bias.second, A->second, B->second),
+                [&](int64_t i) {
+                    return el(bias.first, {(i / 2) % 3, 0}) + r[size_t(i)];
+                },
+                tol * 4);
+        }
+    // matmul: a batch times one matrix (contiguous: one GEMM; strided: batch stride 0)
+    const auto M = both<T>({5, 2}, same, 0, 0.25);
+    for (const auto* A : {&A0, &A1}) {
+        std::vector<double> r;
+        for (int64_t q = 0; q < 4; ++q)
+            for (int64_t i = 0; i < 3; ++i)
+                for (int64_t j = 0; j < 2; ++j) {
+                    double s = 0;
+                    for (int64_t l = 0; l < 5; ++l)
+                        s += el(A->first, {q, i, l}) * el(M.first, {l, j});
+                    r.push_back(s);
+                }
+        const DevT<T> c = t7::matmul(A->second, M.second);
+        CHECK(c.sizes() == Shape{4, 3, 2});
+        check_close(c, from(r), tol);
+    }
+    // broadcast batch dimensions: (2, 1, 3, 4) x (5, 4, 2) -> (2, 5, 3, 2)
+    const auto X = both<T>({2, 1, 3, 4}, same);
+    const auto Y = both<T>(
+        {5, 2, 4}, [](const auto& t) { return t.transpose(1, 2); }, 0, 0.25);
+    const DevT<T> z = t7::matmul(X.second, Y.second);
+    CHECK(z.sizes() == Shape{2, 5, 3, 2});
+    check_close(
+        z,
+        [&](int64_t i) {
+            const int64_t j = i % 2, r = (i / 2) % 3, q = (i / 6) % 5, p = i / 30;
+            double s = 0;
+            for (int64_t l = 0; l < 4; ++l) s += el(X.first, {p, 0, r, l}) * el(Y.first, {q, l, j});
+            return s;
+        },
+        tol);
+    // a batch times a vector, a vector times a batch
+    const auto w = both<T>({5}, same, 0, 0.5);
+    const DevT<T> bv = t7::matmul(A1.second, w.second);
+    CHECK(bv.sizes() == Shape{4, 3});
+    check_close(
+        bv,
+        [&](int64_t i) {
+            double s = 0;
+            for (int64_t l = 0; l < 5; ++l) s += el(A1.first, {i / 3, i % 3, l}) * el(w.first, {l});
+            return s;
+        },
+        tol);
+    const auto w3 = both<T>({3}, same, 0, 0.5);
+    const DevT<T> vb = t7::matmul(w3.second, A1.second);
+    CHECK(vb.sizes() == Shape{4, 5});
+    check_close(
+        vb,
+        [&](int64_t i) {
+            double s = 0;
+            for (int64_t l = 0; l < 3; ++l)
+                s += el(w3.first, {l}) * el(A1.first, {i / 5, l, i % 5});
+            return s;
+        },
+        tol);
+}
+
+TEST_CASE("cuda: Blas<CUDA> writes into a result without a unit stride") {
+    const HostT<float> A = host<float>({3, 4}, wave);
+    const HostT<float> B = host<float>({4, 2}, [](int64_t i) { return wave(i + 7); });
+    auto ref = [&](int64_t i, int64_t j) {
+        double s = 0;
+        for (int64_t l = 0; l < 4; ++l) s += el(A, {i, l}) * el(B, {l, j});
+        return s;
+    };
+    const DevT<float> a = A.cuda(), b = B.cuda();
+    for (const float beta : {0.5f, 0.f}) {
+        DevT<float> big(6, 4);
+        big.fill(beta == 0 ? std::numeric_limits<float>::quiet_NaN() : 1.f);
+        DevT<float> c = big(t7::slice(0, 6, 2), t7::slice(0, 4, 2)); // strides 8 and 2
+        t7::detail::Blas<t7::CUDA>::gemm(2.f, t7::detail::cmat_ref(a), t7::detail::cmat_ref(b),
+                                         beta, t7::detail::mat_ref(c));
+        check_close(big, [&](int64_t i) {
+            const int64_t r = i / 4, q = i % 4;
+            if (r % 2 || q % 2) return beta == 0 ? std::nan("") : 1.0; // untouched
+            return beta + 2 * ref(r / 2, q / 2);
+        });
+    }
+}
+
+TEST_CASE("cuda: product errors: shapes, devices, element types") {
+    const DevT<float> a = host<float>({3, 4}, wave).cuda(), b = host<float>({4, 2}, wave).cuda();
+    const DevT<float> v = host<float>({4}, wave).cuda(), u = host<float>({3}, wave).cuda();
+    const DevT<float> ba = host<float>({2, 3, 4}, wave).cuda(),
+                      bb = host<float>({2, 4, 2}, wave).cuda();
+    // inner dimensions that do not match
+    CHECK_THROWS_AS(t7::mm(a, a), t7::ShapeError);
+    CHECK_THROWS_AS(t7::addmm(a, a, a), t7::ShapeError);
+    CHECK_THROWS_AS(t7::mv(a, u), t7::ShapeError);
+    CHECK_THROWS_AS(t7::addmv(u, a, u), t7::ShapeError);
+    CHECK_THROWS_AS(t7::bmm(ba, ba), t7::ShapeError);
+    CHECK_THROWS_AS(t7::baddbmm(ba, ba, ba), t7::ShapeError);
+    CHECK_THROWS_AS(t7::matmul(a, a), t7::ShapeError);
+    CHECK_THROWS_AS(t7::matmul(ba, ba), t7::ShapeError);
+    CHECK_THROWS_AS(t7::matmul(u, v), t7::ShapeError);
+    CHECK_THROWS_AS(t7::dot(u, v), t7::ShapeError);
+    CHECK_THROWS_AS(t7::ger(a, v), t7::ShapeError);
+    CHECK_THROWS_AS(t7::addr(b, u, v), t7::ShapeError); // M does not broadcast to 3 x 4
+    CHECK_THROWS_AS(t7::addmm(1.0, DevT<float>(), 1.0, a, b), t7::ShapeError);
+    // a CPU operand with a CUDA one: DeviceError naming both
+    const HostT<float> h = host<float>({4, 2}, wave), hv = host<float>({4}, wave);
+    try {
+        (void)t7::mm(a, h);
+        FAIL("mm of a CUDA and a CPU tensor must throw");
+    } catch (const t7::DeviceError& e) {
+        const std::string msg = e.what();
+        CHECK(msg.find("mm") != std::string::npos);
+        CHECK(msg.find("CUDA device 0") != std::string::npos);
+        CHECK(msg.find("CPU") != std::string::npos);
+    }
+    CHECK_THROWS_AS(t7::mv(a, hv), t7::DeviceError);
+    CHECK_THROWS_AS(t7::dot(v, hv), t7::DeviceError);
+    CHECK_THROWS_AS(t7::ger(u, hv), t7::DeviceError);
+    CHECK_THROWS_AS(t7::matmul(a, h), t7::DeviceError);
+    CHECK_THROWS_AS(t7::bmm(ba, host<float>({2, 4, 2}, wave)), t7::DeviceError);
+    CHECK_THROWS_AS(t7::addmm(host<float>({3, 2}, wave), a, b), t7::DeviceError);
+    CHECK_THROWS_AS(t7::addmv(host<float>({3}, wave), a, v), t7::DeviceError);
+    CHECK_THROWS_AS(t7::addr(host<float>({3, 4}, wave), u, v), t7::DeviceError);
+    CHECK_THROWS_AS(t7::baddbmm(host<float>({2, 3, 2}, wave), ba, bb), t7::DeviceError);
+    // with beta 0 the added tensor is ignored, wherever it is
+    check_close(t7::addmm(0.0, host<float>({3, 2}, wave), 1.0, a, b), from(values(t7::mm(a, b))),
+                1e-6);
+    if (two_devices()) {
+        const DevT<float> b1 = b.cpu().cuda(1), v1 = v.cpu().cuda(1);
+        try {
+            (void)t7::mm(a, b1);
+            FAIL("mm across two GPUs must throw");
+        } catch (const t7::DeviceError& e) {
+            const std::string msg = e.what();
+            CHECK(msg.find("CUDA device 0") != std::string::npos);
+            CHECK(msg.find("CUDA device 1") != std::string::npos);
+        }
+        CHECK_THROWS_AS(t7::mv(a, v1), t7::DeviceError);
+        CHECK_THROWS_AS(t7::dot(v, v1), t7::DeviceError);
+        CHECK_THROWS_AS(t7::ger(v, v1), t7::DeviceError);
+        CHECK_THROWS_AS(t7::bmm(ba, bb.cpu().cuda(1)), t7::DeviceError);
+        CHECK_THROWS_AS(t7::addmm(a.cpu().cuda(1).narrow(1, 0, 2), a, b), t7::DeviceError);
+        // products on device 1 run there and leave their result there
+        const DevT<float> a1 = a.cpu().cuda(1);
+        const DevT<float> c1 = t7::mm(a1, b1);
+        CHECK(c1.getDevice() == 1);
+        check_close(c1, from(values(t7::mm(a, b))), 1e-6);
+        CHECK(t7::bmm(ba.cpu().cuda(1), bb.cpu().cuda(1)).getDevice() == 1);
+        CHECK(t7::ger(v1, v1).getDevice() == 1);
+        CHECK(t7::dot(v1, v1) == doctest::Approx(t7::dot(v, v)));
+    }
+    // element types cuBLAS does not take
+    const DevT<int32_t> ia = host<int32_t>({2, 2}, [](int64_t i) { return double(i); }).cuda();
+    try {
+        (void)t7::mm(ia, ia);
+        FAIL("an Int product on CUDA must throw");
+    } catch (const t7::TypeError& e) {
+        CHECK(std::string(e.what()).find("torch.CudaIntTensor") != std::string::npos);
+    }
+    CHECK_THROWS_AS(t7::dot(ia, ia), t7::TypeError);
+    CHECK_THROWS_AS(t7::bmm(ia.view(1, 2, 2), ia.view(1, 2, 2)), t7::TypeError);
+    CHECK_THROWS_AS(t7::ger(ia.view(4), ia.view(4)), t7::TypeError);
 }
 
 // ---- errors

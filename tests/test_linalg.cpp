@@ -129,6 +129,27 @@ TEST_CASE("ger and addr") {
     CHECK(values(t7::ger(m.select(1, 0), m.select(0, 1))) == std::vector<double>{2, 4, 4, 8});
     CHECK_THROWS_AS(t7::ger(m, a), t7::ShapeError);
     CHECK_THROWS_AS(t7::addr(1, t7::ones<float>(3, 3), 1, a, b), t7::ShapeError);
+    // beta scales M whatever its layout (transposed, stepped); beta 0 ignores it, NaN included
+    auto Mt = t7::tensor<double>({{1, 2}, {3, 4}, {5, 6}}).t();
+    auto ad = t7::tensor<double>({1, 2}), bd = t7::tensor<double>({3, 4, 5});
+    CHECK(values(t7::addr(0.5, Mt, 2, ad, bd)) == std::vector<double>{6.5, 9.5, 12.5, 13, 18, 23});
+    auto wide = t7::tensor<double>({{1, 0, 2, 0, 3}, {4, 0, 5, 0, 6}});
+    auto stepped = wide(t7::all, t7::slice(0, 5, 2));
+    CHECK(values(t7::addr(-1, stepped, 1, ad, bd)) == std::vector<double>{2, 2, 2, 2, 3, 4});
+    auto nan = t7::full<double>({2, 3}, std::nan(""));
+    CHECK(values(t7::addr(0, nan, 1, ad, bd)) == std::vector<double>{3, 4, 5, 6, 8, 10});
+}
+
+TEST_CASE("Half products run on CUDA tensors only: TypeError on the CPU") {
+    t7::Tensor<t7::Half> h(2, 2), v(2);
+    h.fill(t7::Half(1.f));
+    v.fill(t7::Half(1.f));
+    CHECK_THROWS_AS(t7::mm(h, h), t7::TypeError);
+    CHECK_THROWS_AS(t7::mv(h, v), t7::TypeError);
+    CHECK_THROWS_AS(t7::dot(v, v), t7::TypeError);
+    CHECK_THROWS_AS(t7::ger(v, v), t7::TypeError);
+    CHECK_THROWS_AS(t7::bmm(h.view(1, 2, 2), h.view(1, 2, 2)), t7::TypeError);
+    CHECK_THROWS_AS(t7::matmul(h, v), t7::TypeError);
 }
 
 TEST_CASE_TEMPLATE("mm: hand values, every transposition, strided and integer operands", T, float,

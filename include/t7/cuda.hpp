@@ -1,7 +1,7 @@
 // tensor7 for translation units compiled by nvcc: everything <t7/t7.hpp>
-// offers except the CPU evaluator (and so without Eigen, which nvcc compiles
-// slowly and noisily), plus the CUDA backend. Expressions and reductions on
-// CUDA tensors written here are fused into Thrust kernels:
+// offers except the CPU evaluator and the CPU's matrix products (and so without
+// Eigen, which nvcc compiles slowly and noisily), plus the CUDA backend. Expressions and reductions
+// on CUDA tensors written here are fused into Thrust kernels:
 //
 //     #include <t7/cuda.hpp>
 //     void step(t7::cuda::FloatTensor& y, const t7::cuda::FloatTensor& x) {
@@ -11,7 +11,8 @@
 //
 // Creating, copying (x.cuda(), g.cpu(), copy()), converting, filling and
 // random fills (x.uniform(), x.normal(), x.bernoulli(p), t7::rand<float,
-// t7::CUDA>(...): the CPU's values for the same seed) of CUDA tensors also work
+// t7::CUDA>(...): the CPU's values for the same seed) and multiplying (t7::mm,
+// bmm, matmul, ... through cuBLAS) of CUDA tensors also work
 // from ordinary host code through <t7/t7.hpp>: those are calls into the
 // precompiled tensor7_cuda library. Arithmetic on CPU tensors
 // needs the CPU evaluator: keep it in host translation units (or include

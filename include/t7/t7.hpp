@@ -34,7 +34,6 @@
 
 // CUDA tensors (t7::cuda::FloatTensor, ...): created, copied and converted from
 // here; expressions on them need a translation unit compiled by nvcc (<t7/cuda.hpp>).
-#include "cuda/blas.hpp"
 #include "cuda/tensor.hpp"
 
 #include "io/npy.hpp"
@@ -53,7 +52,10 @@
 // ... and on CUDA tensors (the precompiled kernels of tensor7_cuda).
 #include "cuda/index_ops.hpp"
 
-// Maths: factories, random numbers, matrix products, decompositions, statistics.
+// Maths: factories, random numbers, matrix products (on the CPU through Eigen,
+// on CUDA tensors through cuBLAS, from any translation unit), decompositions, statistics.
+#include "cuda/blas.hpp"
+#include "eval/cpu/blas.hpp"
 #include "math/blas.hpp"
 #include "math/factories.hpp"
 #include "math/linalg.hpp"

@@ -1,35 +1,43 @@
-// Matrix products of CUDA tensors through cuBLAS: t7::mm, addmm, mv, addmv
-// and dot taking Tensor<T, CUDA> (float, double, Half). These overloads are
-// more specialised than the device-generic ones of math/blas.hpp, so the same
-// calls work on both devices. Strided operands are passed to cuBLAS as they
-// are when one of their strides is 1 (a transposed matrix is the other
-// operation); others are first made contiguous on the device.
+// Blas<CUDA>: the matrix products of math/blas.hpp (dot mv mm bmm addmm addmv addr
+// ger baddbmm matmul) on CUDA tensors, through cuBLAS (cuda::rt::gemm_batched in
+// kernels/gemm.cu; a Thrust loop under an emulated device). Float, Double and
+// Half (computed in float); other element types throw TypeError. Every product is
+// one mechanism: a (strided-batched) GEMM in cuBLAS's column-major convention;
+// gemv, ger and dot are GEMMs of n x 1 and 1 x n views. A matrix goes to cuBLAS as
+// it is when one of its strides is 1 (a transposed matrix is the other
+// operation); otherwise it is first copied, on the device, to a contiguous buffer.
+// Only library calls (no fused kernel): products of CUDA tensors work from any
+// translation unit, host code included.
 #pragma once
 
-#include "../eval/assign.hpp"
-#include "../tensor/copy.hpp"
-#include "../tensor/views.hpp"
+#include "../eval/thrust/indexer.hpp"
+#include "../math/blas.hpp"
 #include "runtime.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
-namespace t7 {
+namespace t7::detail {
 
-namespace detail::cublas {
+namespace cublas {
 
-// A rows x cols matrix (row-major indexing, element (i, j) at i * rs + j * cs)
-// seen as a column-major matrix for cuBLAS: `trans` when it is stored as its
-// transpose (unit stride along columns), with leading dimension ld.
+// A rows x cols matrix (element (i, j) at i * rs + j * cs) seen as a column-major
+// matrix for cuBLAS: `trans` when it is stored as its transpose (unit stride along
+// columns), with leading dimension ld; ok is false when neither stride fits.
 struct ColMajor {
     bool ok = false;
     bool trans = false;
     int64_t ld = 1;
 };
-inline ColMajor as_col_major(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
-    if ((cols == 1 || cs == 1) && (rows == 1 || rs >= std::max<int64_t>(cols, 1)))
-        return {true, true, rows == 1 ? std::max<int64_t>(cols, 1) : rs};
-    if ((rows == 1 || rs == 1) && (cols == 1 || cs >= std::max<int64_t>(rows, 1)))
-        return {true, false, cols == 1 ? std::max<int64_t>(rows, 1) : cs};
+template <class T>
+ColMajor as_col_major(const MatRef<T>& m) {
+    const int64_t rows = m.rows, cols = m.cols;
+    if (rows == 0 || cols == 0) return {true, false, std::max<int64_t>(rows, 1)}; // nothing read
+    if ((cols == 1 || m.cs == 1) && (rows == 1 || m.rs >= cols))
+        return {true, true, rows == 1 ? cols : m.rs};
+    if ((rows == 1 || m.rs == 1) && (cols == 1 || m.cs >= rows))
+        return {true, false, cols == 1 ? rows : m.cs};
     return {};
 }
 
@@ -37,132 +45,142 @@ template <class T>
 constexpr bool supported =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, Half>;
 
-template <class T, class... X>
-int same_device(const char* op, const Tensor<T, CUDA>& a, const X&... x) {
-    const int d = a.getDevice();
-    (((x.getDevice() != d) ? fail<DeviceError>(op, ": operands on ", device_label<CUDA>(d), " and ",
-                                               device_label<CUDA>(x.getDevice()),
-                                               "; only copy() moves data between devices")
-                           : void()),
-     ...);
-    return d;
+template <class T>
+void require_type(const char* op) {
+    if (!supported<T>)
+        fail<TypeError>(op, ": CUDA matrix products take Float, Double or Half tensors, not ",
+                        torch_type_name<T, CUDA>("Tensor"));
 }
 
-// c = beta c + alpha a b for 2-D a (m x k), b (k x n), c (m x n); c must not
-// overlap a or b. beta == 0 ignores c's values.
+// The shape of a batch of rows x cols matrices, and the strides of `m` over it.
+inline Shape batch_shape(const Shape& batch, int64_t rows, int64_t cols) {
+    Shape s = batch;
+    s.push_back(rows);
+    s.push_back(cols);
+    return s;
+}
 template <class T>
-void gemm(double alpha, const Tensor<T, CUDA>& a, const Tensor<T, CUDA>& b, double beta,
-          const Tensor<T, CUDA>& c) {
-    static_assert(supported<T>, "CUDA matrix products take float, double or Half tensors");
-    const int64_t m = c.size(0), n = c.size(1), k = a.size(1);
-    const int device = c.getDevice();
-    ColMajor cc = as_col_major(m, n, c.stride(0), c.stride(1));
-    if (!cc.ok) { // into a contiguous temporary, then back
-        Tensor<T, CUDA> tmp = device_buffer<T>(c.sizes(), device);
-        if (beta != 0) tmp.copy(c);
-        gemm(alpha, a, b, beta, tmp);
-        Tensor<T, CUDA>(c).copy(tmp);
-        return;
-    }
-    Tensor<T, CUDA> ac = a, bc = b;
-    ColMajor ca = as_col_major(m, k, a.stride(0), a.stride(1));
-    if (!ca.ok) {
-        ac.set(a.contiguous()); // rebind: `ac = ...` would write into a
-        ca = as_col_major(m, k, ac.stride(0), ac.stride(1));
-    }
-    ColMajor cb = as_col_major(k, n, b.stride(0), b.stride(1));
-    if (!cb.ok) {
-        bc.set(b.contiguous());
-        cb = as_col_major(k, n, bc.stride(0), bc.stride(1));
-    }
-    if (cc.trans) // C^T (n x m) = B^T A^T: B^T is stored as is when b is "trans"
-        cuda::rt::gemm(dtype_of<T>(), cb.trans ? 'N' : 'T', ca.trans ? 'N' : 'T', n, m, k, alpha,
-                       bc.data(), cb.ld, ac.data(), ca.ld, beta, c.data(), cc.ld, device);
-    else // C (m x n) = A B
-        cuda::rt::gemm(dtype_of<T>(), ca.trans ? 'T' : 'N', cb.trans ? 'T' : 'N', m, n, k, alpha,
-                       ac.data(), ca.ld, bc.data(), cb.ld, beta, c.data(), cc.ld, device);
+Shape batch_layout(const Shape& strides, const MatRef<T>& m) {
+    Shape s = strides;
+    s.push_back(m.rs);
+    s.push_back(m.cs);
+    return s;
 }
 
+// dst = src over `shape`, both on the current device (type-erased strided copy).
 template <class T>
-void check_2d(const Tensor<T, CUDA>& a, const Tensor<T, CUDA>& b, const char* op) {
-    if (a.dim() != 2 || b.dim() != 2)
-        fail<ShapeError>(op, ": expected 2-D matrices, got ", a.dim(), "-D (size ", a.sizes(),
-                         ") and ", b.dim(), "-D (size ", b.sizes(), ")");
-    if (a.size(1) != b.size(0))
-        fail<ShapeError>(op, ": inner dimensions do not match: ", a.sizes(), " times ", b.sizes());
+void copy_strided(T* dst, const Shape& dst_strides, const T* src, const Shape& src_strides,
+                  const Shape& shape) {
+    const cuda::rt::Strided2 s = gpu::plan_strided2(shape, dst_strides, src_strides, "matmul");
+    cuda::rt::strided_copy(dst, dtype_of<T>(), src, dtype_of<T>(), s, cuda::getDevice());
 }
 
-// beta c + alpha a b into a new tensor (c broadcast to the result; ignored when beta is 0).
+// A contiguous copy of the matrices of m over `batch` (strides `bs`); m and bs
+// are redirected to it.
 template <class T>
-Tensor<T, CUDA> product(double beta, const Tensor<T, CUDA>& c, double alpha,
-                        const Tensor<T, CUDA>& a, const Tensor<T, CUDA>& b, const char* op) {
-    const int device = beta != 0 ? same_device(op, a, b, c) : same_device(op, a, b);
-    cuda::DeviceGuard guard(device);
-    Tensor<T, CUDA> r(Shape{a.size(0), b.size(1)});
-    if (beta != 0) {
-        Shape joined = r.sizes();
-        if (c.dim() == 0 || !broadcast_into(joined, c.sizes()) || !(joined == r.sizes()))
-            fail<ShapeError>(op, ": the added tensor of size ", c.sizes(),
-                             " does not broadcast to the result size ", r.sizes());
-        r = c;
-    }
-    gemm(alpha, a, b, beta, r);
+Tensor<T, CUDA> pack(const Shape& batch, Shape& bs, MatRef<const T>& m) {
+    const Shape shape = batch_shape(batch, m.rows, m.cols);
+    Tensor<T, CUDA> r(shape);
+    copy_strided(r.data(), r.strides(), m.data, batch_layout(bs, m), shape);
+    bs = Shape(r.strides().begin(), r.strides().end() - 2);
+    m = {r.data(), m.rows, m.cols, m.cols, 1};
     return r;
 }
 
-} // namespace detail::cublas
-
+// The batched GEMM on operands that all have a unit stride: one strided-batched
+// cuBLAS call per run of the batch that has constant strides.
 template <class T>
-Tensor<T, CUDA> addmm(double beta, const Tensor<T, CUDA>& c, double alpha, const Tensor<T, CUDA>& a,
-                      const Tensor<T, CUDA>& b) {
-    detail::cublas::check_2d(a, b, "addmm");
-    return detail::cublas::product(beta, c, alpha, a, b, "addmm");
-}
-template <class T>
-Tensor<T, CUDA> addmm(const Tensor<T, CUDA>& c, const Tensor<T, CUDA>& a,
-                      const Tensor<T, CUDA>& b) {
-    return addmm(1.0, c, 1.0, a, b);
-}
-template <class T>
-Tensor<T, CUDA> mm(const Tensor<T, CUDA>& a, const Tensor<T, CUDA>& b) {
-    detail::cublas::check_2d(a, b, "mm");
-    return detail::cublas::product(0.0, Tensor<T, CUDA>(), 1.0, a, b, "mm");
-}
-
-// beta y + alpha m v (m: n x k, v: k): a product with a k x 1 matrix.
-template <class T>
-Tensor<T, CUDA> addmv(double beta, const Tensor<T, CUDA>& y, double alpha, const Tensor<T, CUDA>& m,
-                      const Tensor<T, CUDA>& v) {
-    if (m.dim() != 2 || v.dim() != 1)
-        detail::fail<ShapeError>("addmv: expected a 2-D matrix and a 1-D vector, got ", m.dim(),
-                                 "-D (size ", m.sizes(), ") and ", v.dim(), "-D (size ", v.sizes(),
-                                 ")");
-    if (m.size(1) != v.size(0))
-        detail::fail<ShapeError>("addmv: size mismatch: matrix ", m.sizes(), " times vector ",
-                                 v.sizes());
-    const Tensor<T, CUDA> col = v.view(v.size(0), 1);
-    const Tensor<T, CUDA> yc = beta != 0 ? y.view(y.nElement(), 1) : Tensor<T, CUDA>();
-    if (beta != 0 && y.dim() != 1)
-        detail::fail<ShapeError>("addmv: expected a 1-D vector to add, got size ", y.sizes());
-    return detail::cublas::product(beta, yc, alpha, m, col, "addmv").view(m.size(0));
-}
-template <class T>
-Tensor<T, CUDA> mv(const Tensor<T, CUDA>& m, const Tensor<T, CUDA>& v) {
-    return addmv(0.0, Tensor<T, CUDA>(), 1.0, m, v);
+void run(T alpha, const Shape& batch, MatRef<const T> A, const Shape& sa, MatRef<const T> B,
+         const Shape& sb, T beta, MatRef<T> C, const Shape& sc) {
+    const ColMajor ca = as_col_major(A), cb = as_col_major(B), cc = as_col_major(C);
+    const int64_t m = C.rows, n = C.cols, k = A.cols;
+    const double al = convert<double>(alpha), be = convert<double>(beta);
+    const int device = cuda::getDevice();
+    const iter::Loop<3> L = iter::make_loop<3>(batch, {&sa, &sb, &sc}, false);
+    const int64_t ia = L.inner_stride(0), ib = L.inner_stride(1), ic = L.inner_stride(2);
+    iter::for_each_run(L, 0, L.numel, [&](const std::array<int64_t, 3>& off, int64_t count) {
+        const T* a = A.data + off[0];
+        const T* b = B.data + off[1];
+        T* c = C.data + off[2];
+        if (cc.trans) // C^T (n x m) = B^T A^T: B^T is stored as is when B is "trans"
+            cuda::rt::gemm_batched(dtype_of<T>(), cb.trans ? 'N' : 'T', ca.trans ? 'N' : 'T', n, m,
+                                   k, al, b, cb.ld, ib, a, ca.ld, ia, be, c, cc.ld, ic, count,
+                                   device);
+        else // C (m x n) = A B
+            cuda::rt::gemm_batched(dtype_of<T>(), ca.trans ? 'T' : 'N', cb.trans ? 'T' : 'N', m, n,
+                                   k, al, a, ca.ld, ia, b, cb.ld, ib, be, c, cc.ld, ic, count,
+                                   device);
+    });
 }
 
-// Sum of the products of a's and b's elements in layout order (equal counts).
+// A vector as an n x 1 column or a 1 x n row.
 template <class T>
-T dot(const Tensor<T, CUDA>& a, const Tensor<T, CUDA>& b) {
-    if (a.nElement() != b.nElement())
-        detail::fail<ShapeError>("dot: inconsistent tensor sizes ", a.sizes(), " and ", b.sizes(),
-                                 " (", a.nElement(), " and ", b.nElement(), " elements)");
-    if (a.nElement() == 0) return T(0);
-    auto flat = [](const Tensor<T, CUDA>& t) {
-        return t.isContiguous() ? t.view(t.nElement()) : t.contiguous().view(t.nElement());
-    };
-    const Tensor<T, CUDA> x = flat(a).view(1, a.nElement()), y = flat(b).view(b.nElement(), 1);
-    return detail::cublas::product(0.0, Tensor<T, CUDA>(), 1.0, x, y, "dot").cpu().data()[0];
+MatRef<T> column(const VecRef<T>& v) {
+    return {v.data, v.n, 1, v.inc, 1};
+}
+template <class T>
+MatRef<T> row(const VecRef<T>& v) {
+    return {v.data, 1, v.n, 1, v.inc};
 }
 
-} // namespace t7
+} // namespace cublas
+
+template <>
+struct Blas<CUDA> {
+    template <class T>
+    static void gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
+        cublas::require_type<T>("matrix product");
+        batched_gemm(alpha, Shape{}, A, Shape{}, B, Shape{}, beta, C, Shape{});
+    }
+
+    template <class T>
+    static void gemv(T alpha, MatRef<const T> A, VecRef<const T> x, T beta, VecRef<T> y) {
+        cublas::require_type<T>("matrix-vector product");
+        gemm(alpha, A, cublas::column(x), beta, cublas::column(y));
+    }
+
+    template <class T>
+    static void ger(T alpha, VecRef<const T> x, VecRef<const T> y, T beta, MatRef<T> M) {
+        cublas::require_type<T>("outer product");
+        gemm(alpha, cublas::column(x), cublas::row(y), beta, M);
+    }
+
+    // A 1 x 1 product on the device, its value brought to the host.
+    template <class T>
+    static dot_result_t<T> dot(VecRef<const T> x, VecRef<const T> y) {
+        cublas::require_type<T>("dot");
+        Tensor<T, CUDA> r(1);
+        gemm(convert<T>(1), cublas::row(x), cublas::column(y), convert<T>(0),
+             MatRef<T>{r.data(), 1, 1, 1, 1});
+        T v{};
+        cuda::rt::copy_to_host(&v, r.data(), r.getDevice(), sizeof(T));
+        return dot_result_t<T>(v);
+    }
+
+    template <class T>
+    static void batched_gemm(T alpha, const Shape& batch, MatRef<const T> A, Shape sa,
+                             MatRef<const T> B, Shape sb, T beta, MatRef<T> C, Shape sc) {
+        using namespace cublas;
+        require_type<T>("batched matrix product");
+        if (C.rows == 0 || C.cols == 0 || batch.numel() == 0) return;
+        Tensor<T, CUDA> ta, tb; // contiguous copies of operands without a unit stride
+        if (!as_col_major(A).ok) ta.set(pack(batch, sa, A));
+        if (!as_col_major(B).ok) tb.set(pack(batch, sb, B));
+        if (as_col_major(C).ok) return run(alpha, batch, A, sa, B, sb, beta, C, sc);
+        // into a contiguous temporary (holding C when beta reads it), then back
+        const Shape shape = batch_shape(batch, C.rows, C.cols);
+        MatRef<const T> in{C.data, C.rows, C.cols, C.rs, C.cs};
+        Shape st = sc;
+        Tensor<T, CUDA> tc;
+        if (convert<double>(beta) != 0) {
+            tc.set(pack(batch, st, in));
+        } else {
+            tc.set(Tensor<T, CUDA>(shape));
+            st = Shape(tc.strides().begin(), tc.strides().end() - 2);
+        }
+        run(alpha, batch, A, sa, B, sb, beta, MatRef<T>{tc.data(), C.rows, C.cols, C.cols, 1}, st);
+        copy_strided(C.data, batch_layout(sc, C), tc.data(), tc.strides(), shape);
+    }
+};
+
+} // namespace t7::detail

@@ -2,8 +2,9 @@
 // (kernels/, built by nvcc into `tensor7_cuda`): plain declarations, no CUDA
 // header, so any host translation unit can hold and copy CUDA tensors. Device
 // memory, transfers and the type-erased operations (strided copy/convert, fill,
-// scan, random fills, GEMM) live in the library; fused expressions are header templates that need
-// a translation unit compiled by nvcc (eval/thrust/).
+// scan, random fills, indexed and sorting kernels, GEMM and batched GEMM) live in the library;
+// fused expressions are header templates that need a translation unit compiled by nvcc
+// (eval/thrust/).
 //
 // Every failure (no device, out of memory, a failed launch) throws
 // t7::DeviceError carrying CUDA's own error name and message.
@@ -189,6 +190,13 @@ void sort_lines(DType type, const void* x, void* values, int64_t* indices, const
 void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, double alpha,
           const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc,
           int device);
+// The same for `batch` independent products (cublasGemmStridedBatchedEx): product
+// i reads A at a + i * stride_a elements (0: one A for all), B likewise, and
+// writes C at c + i * stride_c.
+void gemm_batched(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k,
+                  double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b,
+                  int64_t ldb, int64_t stride_b, double beta, void* c, int64_t ldc,
+                  int64_t stride_c, int64_t batch, int device);
 
 } // namespace rt
 } // namespace cuda

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "../core/error.hpp"
+#include "../eval/cpu/blas.hpp"
 #include "../tensor/copy.hpp"
 #include "blas.hpp"
 #include "factories.hpp"
