@@ -912,6 +912,7 @@ TEST_CASE("cuda: random fill errors are the CPU's") {
     check_exact(g, [](int64_t) { return 0.0; });
     g.bernoulli(1);
     check_exact(g, [](int64_t) { return 1.0; });
+}
 
 // ---- every product against host reference loops, over layouts, dtypes and devices ----------
 
