@@ -43,6 +43,10 @@ public:
     Tensor(Storage<T, D> s, int64_t offset, const Shape& sizes = {}, const Shape& strides = {}) {
         set(std::move(s), offset, sizes, strides);
     }
+    // An expression converts to a new tensor of its shape: `FloatTensor y = a * b;`
+    // runs one fused pass. (Tensors are excluded: Tensor(const Tensor&) shares.)
+    template <Expression E>
+    requires(!is_tensor_v<E>) Tensor(const E& e) { assign(e); }
     Tensor(const Tensor&) = default; // shares the storage
     Tensor(Tensor&&) noexcept = default;
     ~Tensor() = default;
