@@ -2,6 +2,8 @@
 // matmul) on contiguous, transposed and strided operands against reference
 // loops, and the decompositions (gesv inverse potrf potrs potri qr svd symeig
 // eig gels) against hand-computed values and their invariants; every error.
+#include "test_util.hpp"
+
 #include <doctest/doctest.h>
 #include <t7/t7.hpp>
 
@@ -63,16 +65,7 @@ t7::Tensor<T> well_conditioned(int64_t n) {
     return t7::eval(a + t7::eye<T>(n) * T(n));
 }
 
-template <class E, class F>
-std::string message_of(F&& f) {
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    }
-    FAIL("expected an exception");
-    return {};
-}
+using test_util::message_of;
 
 } // namespace
 

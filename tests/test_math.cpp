@@ -1,6 +1,8 @@
 // Math library (issue 6): factories (zeros ones full range linspace logspace eye
 // tensor), matrix structure (diag tril triu trace cross) and statistics (dist
 // histc renorm), against hand-computed values, plus every error case.
+#include "test_util.hpp"
+
 #include <doctest/doctest.h>
 #include <t7/t7.hpp>
 
@@ -26,17 +28,7 @@ void check_close(const std::vector<double>& got, const std::vector<double>& want
     for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(tol));
 }
 
-// Runs f, which must throw E, and returns the message.
-template <class E, class F>
-std::string message_of(F&& f) {
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    }
-    FAIL("expected an exception");
-    return {};
-}
+using test_util::message_of;
 
 } // namespace
 
