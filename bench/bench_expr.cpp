@@ -28,9 +28,10 @@ int g_threads = 1;
 int g_reps = 5;
 
 // Runs body(begin, end) over [0, n) split across g_threads (the hand loops'
-// and Eigen's threading, matching tensor7's static split).
-void split(int64_t n, const std::function<void(int64_t, int64_t)>& body) {
-    if (g_threads == 1 || n < 32768) return body(0, n);
+// and Eigen's threading, matching tensor7's static split) when the work (in
+// elements: n, or n rows of `row` elements each) is worth a thread.
+void split(int64_t n, const std::function<void(int64_t, int64_t)>& body, int64_t row = 1) {
+    if (g_threads == 1 || n * row < 32768) return body(0, n);
 #pragma omp parallel for num_threads(g_threads) schedule(static, 1)
     for (int c = 0; c < g_threads; ++c) body(n * c / g_threads, n * (c + 1) / g_threads);
 }
@@ -61,6 +62,14 @@ void report(const Row& r) {
     rows.push_back(r);
 }
 
+// Times a row's three contenders (inner calls each) in g_reps interleaved
+// rounds: a slow phase of a shared machine then hits all three alike.
+void time_row(Row& r, int64_t inner, std::function<void()> t7, std::function<void()> hand,
+              std::function<void()> eigen) {
+    const auto best = bench::race({t7, hand, eigen}, g_reps, inner);
+    r.t7 = best[0], r.hand = best[1], r.eigen = best[2];
+}
+
 int64_t inner_calls(int64_t n) { return std::max<int64_t>(1, (1 << 22) / n); }
 
 // Copy bandwidth: bytes per second of y = x (read + write) for n floats.
@@ -89,69 +98,60 @@ void elementwise(int64_t n) {
     };
 
     Row w2{"W2 y=a+s*b", n, 12.0 * double(n), 0, 0, 0, copy};
-    w2.t7 = bench::best_time([&] { y = a + s * b; }, g_reps, k);
-    w2.hand = bench::best_time(
+    time_row(
+        w2, k, [&] { y = a + s * b; },
         [&] {
             split(n, [&](int64_t bg, int64_t e) {
                 for (int64_t i = bg; i < e; ++i) Y[i] = A[i] + s * B[i];
             });
         },
-        g_reps, k);
-    w2.eigen = bench::best_time(
-        [&] { eig([&](int64_t o, int64_t m) { return ea.segment(o, m) + s * eb.segment(o, m); }); },
-        g_reps, k);
+        [&] {
+            eig([&](int64_t o, int64_t m) { return ea.segment(o, m) + s * eb.segment(o, m); });
+        });
     report(w2);
 
     Row w3{"W3 y=a*b+c*d-a/(b+1)", n, 20.0 * double(n), 0, 0, 0, copy};
-    w3.t7 = bench::best_time([&] { y = a * b + c * d - a / (b + 1); }, g_reps, k);
-    w3.hand = bench::best_time(
+    time_row(
+        w3, k, [&] { y = a * b + c * d - a / (b + 1); },
         [&] {
             split(n, [&](int64_t bg, int64_t e) {
                 for (int64_t i = bg; i < e; ++i)
                     Y[i] = A[i] * B[i] + C[i] * D[i] - A[i] / (B[i] + 1);
             });
         },
-        g_reps, k);
-    w3.eigen = bench::best_time(
         [&] {
             eig([&](int64_t o, int64_t m) {
                 return ea.segment(o, m) * eb.segment(o, m) + ec.segment(o, m) * ed.segment(o, m) -
                        ea.segment(o, m) / (eb.segment(o, m) + 1.f);
             });
-        },
-        g_reps, k);
+        });
     report(w3);
 
     Row w4{"W4 sin(a)*exp(-b)+sqrt|c|", n, 16.0 * double(n), 0, 0, 0, copy};
-    w4.t7 =
-        bench::best_time([&] { y = t7::sin(a) * t7::exp(-b) + t7::sqrt(t7::abs(c)); }, g_reps, k);
-    w4.hand = bench::best_time(
+    time_row(
+        w4, k, [&] { y = t7::sin(a) * t7::exp(-b) + t7::sqrt(t7::abs(c)); },
         [&] {
             split(n, [&](int64_t bg, int64_t e) {
                 for (int64_t i = bg; i < e; ++i)
                     Y[i] = std::sin(A[i]) * std::exp(-B[i]) + std::sqrt(std::abs(C[i]));
             });
         },
-        g_reps, k);
-    w4.eigen = bench::best_time(
         [&] {
             eig([&](int64_t o, int64_t m) {
                 return ea.segment(o, m).sin() * (-eb.segment(o, m)).exp() +
                        ec.segment(o, m).abs().sqrt();
             });
-        },
-        g_reps, k);
+        });
     report(w4);
 
     Row w7{"W7 sum(a*b)", n, 8.0 * double(n), 0, 0, 0, copy};
     double r7 = 0;
-    w7.t7 = bench::best_time(
+    time_row(
+        w7, k,
         [&] {
             r7 = t7::sum(a * b);
             bench::keep(r7);
         },
-        g_reps, k);
-    w7.hand = bench::best_time(
         [&] {
             double tot = 0;
 #pragma omp parallel for num_threads(g_threads) reduction(+ : tot) if (g_threads > 1 && n >= 32768)
@@ -168,8 +168,6 @@ void elementwise(int64_t n) {
             }
             bench::keep(tot);
         },
-        g_reps, k);
-    w7.eigen = bench::best_time(
         [&] {
             double tot = 0;
 #pragma omp parallel for num_threads(g_threads) reduction(+ : tot) if (g_threads > 1 && n >= 32768)
@@ -178,8 +176,7 @@ void elementwise(int64_t n) {
                 tot += (ea.segment(bg, m) * eb.segment(bg, m)).sum();
             }
             bench::keep(tot);
-        },
-        g_reps, k);
+        });
     report(w7);
 }
 
@@ -192,100 +189,111 @@ void matrices() {
     Mat ex(X, m, m), ey(Y, m, m);
 
     Row w5{"W5 y=x.t()+x (4096^2)", n, 12.0 * double(n), 0, 0, 0, copy};
-    w5.t7 = bench::best_time([&] { y = x.t() + x; }, g_reps, 1);
-    w5.hand = bench::best_time(
+    time_row(
+        w5, 1, [&] { y = x.t() + x; },
         [&] {
-            split(m / 64, [&](int64_t b, int64_t e) {
-                for (int64_t ib = b * 64; ib < e * 64; ib += 64)
-                    for (int64_t jb = 0; jb < m; jb += 64)
-                        for (int64_t i = ib; i < ib + 64; ++i)
-                            for (int64_t j = jb; j < jb + 64; ++j)
-                                Y[i * m + j] = X[j * m + i] + X[i * m + j];
-            });
+            split(
+                m / 64,
+                [&](int64_t b, int64_t e) {
+                    for (int64_t ib = b * 64; ib < e * 64; ib += 64)
+                        for (int64_t jb = 0; jb < m; jb += 64)
+                            for (int64_t i = ib; i < ib + 64; ++i)
+                                for (int64_t j = jb; j < jb + 64; ++j)
+                                    Y[i * m + j] = X[j * m + i] + X[i * m + j];
+                },
+                64 * m);
         },
-        g_reps, 1);
-    w5.eigen = bench::best_time(
         [&] {
-            split(m, [&](int64_t b, int64_t e) {
-                ey.middleRows(b, e - b) =
-                    ex.transpose().middleRows(b, e - b) + ex.middleRows(b, e - b);
-            });
-        },
-        g_reps, 1);
+            split(
+                m,
+                [&](int64_t b, int64_t e) {
+                    ey.middleRows(b, e - b) =
+                        ex.transpose().middleRows(b, e - b) + ex.middleRows(b, e - b);
+                },
+                m);
+        });
     report(w5);
 
     Row w6{"W6 y=a*r+c bcast (4096^2)", n, 8.0 * double(n), 0, 0, 0, copy};
-    w6.t7 = bench::best_time([&] { y = x * r + c; }, g_reps, 1);
-    w6.hand = bench::best_time(
-        [&] {
-            split(m, [&](int64_t b, int64_t e) {
-                for (int64_t i = b; i < e; ++i)
-                    for (int64_t j = 0; j < m; ++j) Y[i * m + j] = X[i * m + j] * R[j] + Cc[i];
-            });
-        },
-        g_reps, 1);
     Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>> er(R, m);
     Eigen::Map<Eigen::Array<float, Eigen::Dynamic, 1>> ec(Cc, m);
-    w6.eigen = bench::best_time(
+    time_row(
+        w6, 1, [&] { y = x * r + c; },
         [&] {
-            split(m, [&](int64_t b, int64_t e) {
-                ey.middleRows(b, e - b) =
-                    (ex.middleRows(b, e - b).rowwise() * er).colwise() + ec.segment(b, e - b);
-            });
+            split(
+                m,
+                [&](int64_t b, int64_t e) {
+                    for (int64_t i = b; i < e; ++i)
+                        for (int64_t j = 0; j < m; ++j) Y[i * m + j] = X[i * m + j] * R[j] + Cc[i];
+                },
+                m);
         },
-        g_reps, 1);
+        [&] {
+            split(
+                m,
+                [&](int64_t b, int64_t e) {
+                    ey.middleRows(b, e - b) =
+                        (ex.middleRows(b, e - b).rowwise() * er).colwise() + ec.segment(b, e - b);
+                },
+                m);
+        });
     report(w6);
 
     FloatTensor rows_out(m, 1), cols_out(1, m);
     float *RO = rows_out.data(), *CO = cols_out.data();
     Row w8r{"W8 row sums (4096^2)", n, 4.0 * double(n), 0, 0, 0, copy};
-    w8r.t7 = bench::best_time([&] { rows_out = t7::sum(x, 1); }, g_reps, 1);
-    w8r.hand = bench::best_time(
-        [&] {
-            split(m, [&](int64_t b, int64_t e) {
-                for (int64_t i = b; i < e; ++i) {
-                    float acc[16] = {};
-                    for (int64_t j = 0; j < m; j += 16)
-                        for (int k = 0; k < 16; ++k) acc[k] += X[i * m + j + k];
-                    double t = 0;
-                    for (int k = 0; k < 16; ++k) t += acc[k];
-                    RO[i] = float(t);
-                }
-            });
-        },
-        g_reps, 1);
     Eigen::Map<Eigen::VectorXf> ero(RO, m);
-    w8r.eigen = bench::best_time(
+    time_row(
+        w8r, 1, [&] { rows_out = t7::sum(x, 1); },
         [&] {
-            split(m, [&](int64_t b, int64_t e) {
-                ero.segment(b, e - b) = ex.middleRows(b, e - b).rowwise().sum().matrix();
-            });
+            split(
+                m,
+                [&](int64_t b, int64_t e) {
+                    for (int64_t i = b; i < e; ++i) {
+                        float acc[16] = {};
+                        for (int64_t j = 0; j < m; j += 16)
+                            for (int k = 0; k < 16; ++k) acc[k] += X[i * m + j + k];
+                        double t = 0;
+                        for (int k = 0; k < 16; ++k) t += acc[k];
+                        RO[i] = float(t);
+                    }
+                },
+                m);
         },
-        g_reps, 1);
+        [&] {
+            split(
+                m,
+                [&](int64_t b, int64_t e) {
+                    ero.segment(b, e - b) = ex.middleRows(b, e - b).rowwise().sum().matrix();
+                },
+                m);
+        });
     report(w8r);
 
     Row w8c{"W8 col sums (4096^2)", n, 4.0 * double(n), 0, 0, 0, copy};
-    w8c.t7 = bench::best_time([&] { cols_out = t7::sum(x, 0); }, g_reps, 1);
-    w8c.hand = bench::best_time(
+    Eigen::Map<Eigen::RowVectorXf> eco(CO, m);
+    // The hand loop's per-thread float rows, allocated once (not per call).
+    std::vector<std::vector<float>> part(size_t(g_threads), std::vector<float>(size_t(m), 0.f));
+    time_row(
+        w8c, 1, [&] { cols_out = t7::sum(x, 0); },
         [&] {
-            std::vector<std::vector<float>> part(size_t(g_threads),
-                                                 std::vector<float>(size_t(m), 0.f));
-            split(m, [&](int64_t b, int64_t e) {
-                int c2 = int(b * g_threads / m);
-                float* acc = part[size_t(c2)].data();
-                std::fill(acc, acc + m, 0.f);
-                for (int64_t i = b; i < e; ++i)
-                    for (int64_t j = 0; j < m; ++j) acc[j] += X[i * m + j];
-            });
+            split(
+                m,
+                [&](int64_t b, int64_t e) {
+                    int c2 = int(b * g_threads / m);
+                    float* acc = part[size_t(c2)].data();
+                    std::fill(acc, acc + m, 0.f);
+                    for (int64_t i = b; i < e; ++i)
+                        for (int64_t j = 0; j < m; ++j) acc[j] += X[i * m + j];
+                },
+                m);
             for (int64_t j = 0; j < m; ++j) {
                 float t = 0;
                 for (int c2 = 0; c2 < g_threads; ++c2) t += part[size_t(c2)][size_t(j)];
                 CO[j] = t;
             }
         },
-        g_reps, 1);
-    Eigen::Map<Eigen::RowVectorXf> eco(CO, m);
-    w8c.eigen = bench::best_time([&] { eco = ex.colwise().sum().matrix(); }, g_reps, 1);
+        [&] { eco = ex.colwise().sum().matrix(); });
     report(w8c);
 }
 

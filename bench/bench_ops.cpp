@@ -38,19 +38,8 @@ void split(int64_t n, const std::function<void(int64_t, int64_t, int)>& body) {
     for (int c = 0; c < g_threads; ++c) body(n * c / g_threads, n * (c + 1) / g_threads, c);
 }
 
-// Best time (seconds) of each contender over g_rounds interleaved rounds.
 std::vector<double> race(const std::vector<std::function<void()>>& fs) {
-    std::vector<double> best(fs.size(), 1e30);
-    for (const auto& f : fs) f(); // warm caches and pages
-    for (int r = 0; r < g_rounds; ++r) {
-        for (size_t k = 0; k < fs.size(); ++k) {
-            auto t0 = std::chrono::steady_clock::now();
-            fs[k]();
-            auto t1 = std::chrono::steady_clock::now();
-            best[k] = std::min(best[k], std::chrono::duration<double>(t1 - t0).count());
-        }
-    }
-    return best;
+    return bench::race(fs, g_rounds);
 }
 
 FloatTensor random_floats(int64_t n, unsigned seed) {

@@ -1,9 +1,12 @@
-// Small timing helpers shared by the benchmarks: best-of-reps wall time.
+// Small timing helpers shared by the benchmarks: best-of-reps wall time, alone
+// or for contenders in interleaved rounds.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 namespace bench {
 
@@ -17,6 +20,24 @@ double best_time(F&& f, int reps, int64_t inner) {
         for (int64_t i = 0; i < inner; ++i) f();
         auto t1 = std::chrono::steady_clock::now();
         best = std::min(best, std::chrono::duration<double>(t1 - t0).count() / double(inner));
+    }
+    return best;
+}
+
+// Best time per call (seconds) of each contender over `rounds` interleaved
+// rounds of `inner` calls: drift on a shared machine hits every contender alike.
+inline std::vector<double> race(const std::vector<std::function<void()>>& fs, int rounds,
+                                int64_t inner = 1) {
+    std::vector<double> best(fs.size(), 1e30);
+    for (const auto& f : fs) f(); // warm caches and pages
+    for (int r = 0; r < rounds; ++r) {
+        for (size_t k = 0; k < fs.size(); ++k) {
+            auto t0 = std::chrono::steady_clock::now();
+            for (int64_t i = 0; i < inner; ++i) fs[k]();
+            auto t1 = std::chrono::steady_clock::now();
+            best[k] =
+                std::min(best[k], std::chrono::duration<double>(t1 - t0).count() / double(inner));
+        }
     }
     return best;
 }

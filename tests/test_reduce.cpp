@@ -179,6 +179,31 @@ TEST_CASE("float column sums: every column, blocked accumulation, several rows o
     t7::setNumThreads(2);
 }
 
+TEST_CASE_TEMPLATE("column sums of expressions: broadcast operands, odd row counts, wide rows", T,
+                   float, double) {
+    // Rows are combined in groups of four and staged up to 4096 wide: these
+    // shapes leave 1-3 rows over, cross the 64-row fold and exceed the stage.
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        for (t7::Shape s : {t7::Shape{7, 33}, t7::Shape{131, 50}, t7::Shape{66, 5000}}) {
+            CAPTURE(s);
+            const int64_t rows = s[0], cols = s[1];
+            auto a = pattern<T>(s, 13);
+            auto col = pattern<T>({rows, 1}, 5, 1); // inner stride 0: broadcast per packet
+            auto row = pattern<T>({1, cols}, 3, 2);
+            auto got = t7::sum(a * col + row, 0);
+            REQUIRE(got.sizes() == t7::Shape{1, cols});
+            for (int64_t j = 0; j < cols; ++j) {
+                double want = 0;
+                for (int64_t i = 0; i < rows; ++i)
+                    want += double(a(i, j)) * double(col(i, 0)) + double(row(0, j));
+                CHECK(double(got(0, j)) == want); // small integers: exact
+            }
+        }
+    }
+    t7::setNumThreads(2);
+}
+
 TEST_CASE("max/min propagate NaN, like Torch7") {
     t7::DoubleTensor v(5);
     v = 1.0;

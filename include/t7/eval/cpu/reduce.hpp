@@ -4,7 +4,8 @@
 // elements and fold the blocks into a wide accumulator (double for floats):
 // vector speed with near-pairwise accuracy. Along a dimension, operand 0 is
 // the accumulator with stride 0 on the reduced dimension, so row reductions
-// reduce runs and column reductions accumulate whole rows element-wise.
+// reduce runs and column reductions combine whole rows element-wise (four at
+// a time in registers, into a row stage that stays in L1: see RowStage).
 #pragma once
 
 #include "../../expr/reducers.hpp"
@@ -103,45 +104,96 @@ T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
     return acc;
 }
 
-// Column sums of float data: the runs are rows added into a row of double
-// accumulators. Adding up to `rows` runs into a float stage first keeps the
-// stage in L1 (a double row is twice the size) and folds it into the doubles
-// once per block: blocked summation, at most `rows` float additions per partial.
-template <class V, class A>
-struct ColumnStage {
+// Column reductions: consecutive runs combine element-wise into one contiguous
+// output row. Runs are held back and combined `group` at a time in registers
+// (one stage load and store per group, not per run), into a V-typed stage that
+// stays in L1 (a double row of float sums would be twice the size); the stage
+// folds into the A-typed output once per `rows` runs. For float sums that is
+// blocked summation: at most `rows` float additions per partial.
+template <class R, class V, class A, class B>
+struct RowStage {
     static constexpr int64_t max_run = 4096;
     static constexpr int rows = 64;
+    static constexpr int group = 4;
+    using PR = packet_red<R>;
+    using P = packet_t<V>;
+
     alignas(64) V buf[max_run];
+    B pending[group];
+    int held = 0;  // runs in `pending`
+    int count = 0; // runs combined into buf since the last fold
     A* out = nullptr;
     int64_t n = 0;
-    int count = 0;
+    bool all_unit = false;
 
-    // Adds the run (len elements of e) into the stage; false if it is too long.
-    template <class E, class B>
-    bool add(A* dst, const B& b, int64_t len) {
+    explicit RowStage(bool unit) : all_unit(unit) {}
+
+    // Takes the run (len elements of b) into the stage; false if it is too long.
+    T7_INLINE bool add(A* dst, const B& b, int64_t len) {
         if (len > max_run) return false;
-        if (dst != out || len != n || count == rows) {
+        if (dst != out || len != n) {
             flush();
             out = dst, n = len;
-            std::fill(buf, buf + len, V(0));
         }
-        using P = packet_t<V>;
-        int64_t i = 0;
-        for (; i + packet_size<V> <= len; i += packet_size<V>)
-            ei::pstore(buf + i, ei::padd(ei::pload<P>(buf + i), packet_at(b, i)));
-        for (; i < len; ++i) buf[i] += scalar_at(b, i);
-        ++count;
+        pending[held++] = b;
+        if (held == group) combine();
         return true;
     }
+    // Everything taken so far reaches the output.
     void flush() {
+        if (held > 0) combine();
+        fold();
+    }
+
+private:
+    void fold() {
         if (count == 0) return;
-        for (int64_t i = 0; i < n; ++i) out[i] += A(buf[i]);
+        for (int64_t i = 0; i < n; ++i) out[i] = R::merge(out[i], A(buf[i]));
         count = 0;
+    }
+    void combine() {
+        if (count == rows) fold();
+        const bool fresh = count == 0;
+        switch (held) {
+        case 4:
+            return combine_n<4>(fresh);
+        case 3:
+            return combine_n<3>(fresh);
+        case 2:
+            return combine_n<2>(fresh);
+        default:
+            return combine_n<1>(fresh);
+        }
+    }
+    template <int K>
+    void combine_n(bool fresh) {
+        if (all_unit)
+            combine_k<K, true>(fresh);
+        else
+            combine_k<K, false>(fresh);
+        count += K;
+        held = 0;
+    }
+    // buf = (fresh ? x0 : step(buf, x0)) stepped with x1..x(K-1), element-wise.
+    template <int K, bool AllUnit>
+    T7_INLINE void combine_k(bool fresh) {
+        int64_t i = 0;
+        for (; i + packet_size<V> <= n; i += packet_size<V>) {
+            P x = packet_at<AllUnit>(pending[0], i);
+            for (int k = 1; k < K; ++k) x = PR::step(x, packet_at<AllUnit>(pending[k], i));
+            ei::pstore(buf + i, fresh ? x : PR::step(ei::pload<P>(buf + i), x));
+        }
+        for (; i < n; ++i) {
+            V x = V(scalar_at(pending[0], i));
+            for (int k = 1; k < K; ++k) x = V(R::step(x, scalar_at(pending[k], i)));
+            buf[i] = fresh ? x : V(R::step(buf[i], x));
+        }
     }
 };
 
 // out[i * os] = step(out[i * os], e[i]) for one run (the non-reduced dimension
-// is innermost): computed in packets into a small buffer, then folded in A.
+// is innermost), for reductions without a packet form (prod, integer sums) or
+// runs too long to stage: e computed in packets into a small buffer, folded in A.
 template <class R, class E, class A, class B>
 T7_INLINE void accumulate_run(A* out, int64_t os, const B& b, int64_t n, bool packets) {
     using V = typename E::value_type;
@@ -228,12 +280,13 @@ struct ReduceEvaluator {
         bool all_unit = true;
         for (size_t k = 1; k < N; ++k) all_unit = all_unit && inner[k] == 1;
         using V = typename E::value_type;
-        constexpr bool staged = std::is_same_v<R, red::sum> && std::is_same_v<V, float> &&
-                                std::is_same_v<A, double> && vectorizable_v<E, V>;
+        using Bound = decltype(bind<0>(e, std::declval<RunArgs>()));
+        constexpr bool staged = packet_reducible<R, E> && std::is_default_constructible_v<Bound>;
 
         auto walk = [&](A* out, int64_t begin, int64_t end) {
             std::array<const void*, N> ptr;
-            [[maybe_unused]] std::conditional_t<staged, ColumnStage<V, A>, char> stage;
+            [[maybe_unused]] std::conditional_t<staged, RowStage<R, V, A, Bound>, bool> stage(
+                all_unit);
             iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
                 for (size_t k = 1; k < N; ++k)
                     ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
@@ -246,8 +299,7 @@ struct ReduceEvaluator {
                     return;
                 }
                 if constexpr (staged)
-                    if (packets && inner[0] == 1 && stage.template add<E>(out + off[0], b, n))
-                        return;
+                    if (packets && inner[0] == 1 && stage.add(out + off[0], b, n)) return;
                 accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
             });
             if constexpr (staged) stage.flush();
