@@ -146,14 +146,21 @@ auto make_apply(Op op, E&&... e) {
         {}, op, std::tuple<node_t<E>...>(detail::child_arg(std::forward<E>(e))...)};
 }
 
-// An operand of a binary operator: an expression, or an arithmetic scalar that
-// takes the element type of the expression on the other side (a * 2.0 stays float).
-template <class X, class Other>
+// The type a scalar operand of Op takes beside an expression of element type V:
+// V itself (a * 2.0 stays float), or, for functions that compute integers in
+// floating point, that floating type (pow(IntTensor, 0.5) raises to 0.5, not 0).
+template <class Op, class V>
+using scalar_operand_t = std::conditional_t<std::is_same_v<typename Op::rule, rule::floating>,
+                                            detail::floating_of<compute_t<V>>, compute_t<V>>;
+
+// An operand of Op: an expression, or an arithmetic scalar typed by
+// scalar_operand_t from the expression on the other side.
+template <class Op, class X, class Other>
 auto as_operand(X&& x) {
     if constexpr (Expression<X>) {
         return as_node(std::forward<X>(x));
     } else {
-        using S = compute_t<typename node_t<Other>::value_type>;
+        using S = scalar_operand_t<Op, typename node_t<Other>::value_type>;
         return Scalar<S>{{}, static_cast<S>(x)};
     }
 }
@@ -169,9 +176,9 @@ auto make_binary(Op op, A&& a, B&& b) {
     if constexpr (Expression<A> && Expression<B>)
         return make_apply(op, std::forward<A>(a), std::forward<B>(b));
     else if constexpr (Expression<A>)
-        return make_apply(op, std::forward<A>(a), as_operand<B, RA>(std::forward<B>(b)));
+        return make_apply(op, std::forward<A>(a), as_operand<Op, B, RA>(std::forward<B>(b)));
     else
-        return make_apply(op, as_operand<A, RB>(std::forward<A>(a)), std::forward<B>(b));
+        return make_apply(op, as_operand<Op, A, RB>(std::forward<A>(a)), std::forward<B>(b));
 }
 
 } // namespace t7

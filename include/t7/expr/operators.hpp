@@ -79,33 +79,35 @@ T7_UNARY_FUNCTION(cinv)
 #undef T7_UNARY_FUNCTION
 
 namespace detail {
-// A ternary operand: an expression, or a scalar typed like the first operand.
-template <class X, class E>
+// A ternary operand: an expression, or a scalar typed by the first operand.
+template <class Op, class X, class E>
 auto as_third(const X& x) {
     if constexpr (Expression<X>)
         return as_node(x);
     else
-        return as_operand<const X&, E>(x);
+        return as_operand<Op, const X&, E>(x);
 }
 } // namespace detail
 
 template <Expression E, class L, class H>
 auto clamp(const E& e, const L& lo, const H& hi) {
-    return make_apply(op::clamp{}, e, detail::as_third<L, E>(lo), detail::as_third<H, E>(hi));
+    return make_apply(op::clamp{}, e, detail::as_third<op::clamp, L, E>(lo),
+                      detail::as_third<op::clamp, H, E>(hi));
 }
 
 template <Expression A, class B, class W>
 auto lerp(const A& a, const B& b, const W& w) {
-    return make_apply(op::lerp{}, a, detail::as_third<B, A>(b), detail::as_third<W, A>(w));
+    return make_apply(op::lerp{}, a, detail::as_third<op::lerp, B, A>(b),
+                      detail::as_third<op::lerp, W, A>(w));
 }
 
 // where(mask, a, b): a where mask is non-zero, else b. a or b may be scalars.
 template <Expression M, class A, class B>
 requires(Expression<A> || Expression<B>) auto where(const M& mask, const A& a, const B& b) {
     if constexpr (Expression<A>)
-        return make_apply(op::where{}, mask, as_node(a), detail::as_third<B, A>(b));
+        return make_apply(op::where{}, mask, as_node(a), detail::as_third<op::where, B, A>(b));
     else
-        return make_apply(op::where{}, mask, detail::as_third<A, B>(a), as_node(b));
+        return make_apply(op::where{}, mask, detail::as_third<op::where, A, B>(a), as_node(b));
 }
 
 template <class U, Expression E>
