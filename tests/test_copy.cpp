@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_util.hpp"
+
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -13,93 +15,7 @@
 #include <vector>
 
 using namespace t7;
-
-namespace {
-
-using Values = std::vector<double>;
-
-// Elements in layout (row-major) order, read straight from sizes/strides/data()
-// so that the check does not depend on the operations under test.
-template <class T>
-Values values(const Tensor<T>& t) {
-    Values v;
-    if (t.dim() == 0) return v;
-    std::vector<int64_t> idx(size_t(t.dim()), 0);
-    for (int64_t n = 0; n < t.nElement(); ++n) {
-        int64_t off = 0;
-        for (int64_t d = 0; d < t.dim(); ++d) off += idx[size_t(d)] * t.stride(d);
-        v.push_back(double(t.data()[off]));
-        for (int64_t d = t.dim() - 1; d >= 0; --d) {
-            if (++idx[size_t(d)] < t.size(d)) break;
-            idx[size_t(d)] = 0;
-        }
-    }
-    return v;
-}
-
-// Writes start, start + 1, ... in layout order (Torch7's `i = i + 1; return i`).
-template <class T>
-void fill_seq(const Tensor<T>& t, double start = 1) {
-    if (t.dim() == 0) return;
-    std::vector<int64_t> idx(size_t(t.dim()), 0);
-    for (int64_t n = 0; n < t.nElement(); ++n) {
-        int64_t off = 0;
-        for (int64_t d = 0; d < t.dim(); ++d) off += idx[size_t(d)] * t.stride(d);
-        t.data()[off] = T(start + double(n));
-        for (int64_t d = t.dim() - 1; d >= 0; --d) {
-            if (++idx[size_t(d)] < t.size(d)) break;
-            idx[size_t(d)] = 0;
-        }
-    }
-}
-
-template <class T>
-Values storage_values(const Storage<T>& s) {
-    Values v;
-    for (int64_t i = 0; i < s.size(); ++i) v.push_back(double(s[i]));
-    return v;
-}
-
-// torch.range(1, n):view(sizes): a new contiguous tensor holding 1, 2, ... n.
-template <class T = double>
-Tensor<T> seq(const Shape& sizes, double start = 1) {
-    Tensor<T> t(sizes);
-    fill_seq(t, start);
-    return t;
-}
-
-Values iota(int from, int to) { // from, from + 1, ..., to (inclusive, like torch.range)
-    Values v;
-    for (int i = from; i <= to; ++i) v.push_back(i);
-    return v;
-}
-
-} // namespace
-
-namespace doctest {
-template <>
-struct StringMaker<Values> {
-    static String convert(const Values& v) {
-        std::ostringstream os;
-        os << "{";
-        for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-        os << "}";
-        return os.str().c_str();
-    }
-};
-template <>
-struct StringMaker<Shape> {
-    static String convert(const Shape& v) {
-        std::ostringstream os;
-        os << "{";
-        for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-        os << "}";
-        return os.str().c_str();
-    }
-};
-} // namespace doctest
-
-#define CHECK_THROWS_OP(expr, Type, op) CHECK_THROWS_WITH_AS(expr, doctest::Contains(op), Type)
+using namespace test_util;
 
 // ---------------------------------------------------------------------------------
 // Torch7's examples

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_util.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +18,8 @@
 #include <vector>
 
 using namespace t7;
+using test_util::Values;
+using test_util::values;
 namespace fs = std::filesystem;
 
 namespace {
@@ -26,24 +30,6 @@ std::string npy(const std::string& name) {
 }
 std::string bytes_of(const std::string& path) { return detail::read_file(path, "test"); }
 
-using Values = std::vector<double>;
-
-template <class T>
-Values values(const Tensor<T>& t) {
-    Values v;
-    if (t.dim() == 0) return v;
-    std::vector<int64_t> idx(size_t(t.dim()), 0);
-    for (int64_t n = 0; n < t.nElement(); ++n) {
-        int64_t off = 0;
-        for (int64_t d = 0; d < t.dim(); ++d) off += idx[size_t(d)] * t.stride(d);
-        v.push_back(double(t.data()[off]));
-        for (int64_t d = t.dim() - 1; d >= 0; --d) {
-            if (++idx[size_t(d)] < t.size(d)) break;
-            idx[size_t(d)] = 0;
-        }
-    }
-    return v;
-}
 template <class T>
 Tensor<T> seq(const Shape& sizes, double start = 1, double step = 1) {
     Tensor<T> t(sizes);
@@ -51,18 +37,10 @@ Tensor<T> seq(const Shape& sizes, double start = 1, double step = 1) {
     return t;
 }
 
+// The message of the IOError f must throw.
 template <class F>
 std::string io_error(F&& f) {
-    try {
-        f();
-    } catch (const IOError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        FAIL("expected IOError, got: ", e.what());
-        return {};
-    }
-    FAIL("expected IOError, nothing was thrown");
-    return {};
+    return test_util::message_of<IOError>(std::forward<F>(f));
 }
 bool has(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;

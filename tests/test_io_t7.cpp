@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_util.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -20,6 +22,9 @@
 #include <vector>
 
 using namespace t7;
+using test_util::storage_values;
+using test_util::Values;
+using test_util::values;
 namespace fs = std::filesystem;
 
 namespace {
@@ -36,31 +41,6 @@ std::string shared_t7_dir() {
 }
 std::string bytes_of(const std::string& path) { return detail::read_file(path, "test"); }
 
-using Values = std::vector<double>;
-
-// Elements in logical (row-major) order, from sizes/strides/data() directly.
-template <class T>
-Values values(const Tensor<T>& t) {
-    Values v;
-    if (t.dim() == 0) return v;
-    std::vector<int64_t> idx(size_t(t.dim()), 0);
-    for (int64_t n = 0; n < t.nElement(); ++n) {
-        int64_t off = 0;
-        for (int64_t d = 0; d < t.dim(); ++d) off += idx[size_t(d)] * t.stride(d);
-        v.push_back(double(t.data()[off]));
-        for (int64_t d = t.dim() - 1; d >= 0; --d) {
-            if (++idx[size_t(d)] < t.size(d)) break;
-            idx[size_t(d)] = 0;
-        }
-    }
-    return v;
-}
-template <class T>
-Values storage_values(const Storage<T>& s) {
-    Values v;
-    for (int64_t i = 0; i < s.size(); ++i) v.push_back(double(s.data()[i]));
-    return v;
-}
 // A tensor of the given sizes holding start, start+1, ... in row-major order.
 template <class T>
 Tensor<T> seq(const Shape& sizes, double start = 1) {
@@ -71,18 +51,10 @@ Tensor<T> seq(const Shape& sizes, double start = 1) {
 
 // The message of the IOError that f throws (fails the test if it throws nothing
 // or anything else).
+// The message of the IOError f must throw.
 template <class F>
 std::string io_error(F&& f) {
-    try {
-        f();
-    } catch (const IOError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        FAIL("expected IOError, got: ", e.what());
-        return {};
-    }
-    FAIL("expected IOError, nothing was thrown");
-    return {};
+    return test_util::message_of<IOError>(std::forward<F>(f));
 }
 bool has(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
