@@ -108,6 +108,15 @@ void with_word(int elem_size, F&& f) {
     }
 }
 
+// Offset of element i of operand 0 (a destination written in row-major order):
+// i itself when that destination is one contiguous run (`linear`).
+T7_HOST_DEVICE inline int64_t dst_offset(const gpu::Indexer<2>& ix, bool linear, int64_t i) {
+    if (linear) return i;
+    int64_t off[2] = {0, 0};
+    ix.add_offsets(i, off);
+    return off[0];
+}
+
 // Throws DeviceError unless `device` names a usable device.
 void require_device(int device, const char* op);
 

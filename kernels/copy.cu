@@ -32,15 +32,7 @@ struct FillWords {
     W v;
     gpu::Indexer<2> ix;
     bool linear;
-    T7_HOST_DEVICE void operator()(int64_t i) const {
-        if (linear) {
-            dst[i] = v;
-            return;
-        }
-        int64_t off[2] = {0, 0};
-        ix.add_offsets(i, off);
-        dst[off[0]] = v;
-    }
+    T7_HOST_DEVICE void operator()(int64_t i) const { dst[dst_offset(ix, linear, i)] = v; }
 };
 
 struct ConvertCopy {

@@ -213,40 +213,38 @@ int64_t find_bad_index(const int64_t* idx, const Strided2& s, int64_t limit, int
     return pos;
 }
 
-void masked_select(void* out, int64_t out_stride, const void* x, int elem_size, const uint8_t* mask,
-                   const Strided2& s, int device) {
+namespace {
+// maskedSelect and maskedCopy: the k-th selected element of x (in row-major
+// order) moves to or from element k of `packed` (stride packed_stride).
+template <MaskMode M>
+void masked_ranked(void* x, int elem_size, const uint8_t* mask, void* packed, int64_t packed_stride,
+                   const Strided2& s, int device, const char* op) {
     if (s.numel <= 0) return;
-    require_device(device, "maskedSelect");
+    require_device(device, op);
     DeviceGuard guard(device);
     const gpu::Indexer<2> ix = gpu::make_indexer(s);
     gpu::DeviceBuffer<int64_t> rank(s.numel, device);
-    rank_flags(NonzeroAt{mask, DType::u8, 1, ix}, s.numel, rank.get(), "maskedSelect");
+    rank_flags(NonzeroAt{mask, DType::u8, 1, ix}, s.numel, rank.get(), op);
     with_word(elem_size, [&](auto w) {
         using W = decltype(w);
         gpu::for_each_index(s.numel,
-                            MaskedWords<W, MaskMode::select>{static_cast<W*>(const_cast<void*>(x)),
-                                                             mask, rank.get(), static_cast<W*>(out),
-                                                             out_stride, W{}, ix},
-                            "maskedSelect");
+                            MaskedWords<W, M>{static_cast<W*>(x), mask, rank.get(),
+                                              static_cast<W*>(packed), packed_stride, W{}, ix},
+                            op);
     });
+}
+} // namespace
+
+void masked_select(void* out, int64_t out_stride, const void* x, int elem_size, const uint8_t* mask,
+                   const Strided2& s, int device) {
+    masked_ranked<MaskMode::select>(const_cast<void*>(x), elem_size, mask, out, out_stride, s,
+                                    device, "maskedSelect");
 }
 
 void masked_copy(void* x, int elem_size, const void* src, const uint8_t* mask, const Strided2& s,
                  int device) {
-    if (s.numel <= 0) return;
-    require_device(device, "maskedCopy");
-    DeviceGuard guard(device);
-    const gpu::Indexer<2> ix = gpu::make_indexer(s);
-    gpu::DeviceBuffer<int64_t> rank(s.numel, device);
-    rank_flags(NonzeroAt{mask, DType::u8, 1, ix}, s.numel, rank.get(), "maskedCopy");
-    with_word(elem_size, [&](auto w) {
-        using W = decltype(w);
-        gpu::for_each_index(s.numel,
-                            MaskedWords<W, MaskMode::copy>{static_cast<W*>(x), mask, rank.get(),
-                                                           static_cast<W*>(const_cast<void*>(src)),
-                                                           1, W{}, ix},
-                            "maskedCopy");
-    });
+    masked_ranked<MaskMode::copy>(x, elem_size, mask, const_cast<void*>(src), 1, s, device,
+                                  "maskedCopy");
 }
 
 void masked_fill(void* x, int elem_size, uint64_t bits, const uint8_t* mask, const Strided2& s,

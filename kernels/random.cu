@@ -32,15 +32,7 @@ struct RandomBlocks {
     gpu::Indexer<2> ix;
     bool linear;
 
-    T7_HOST_DEVICE void store(int64_t i, T v) const {
-        if (linear) {
-            dst[i] = v;
-            return;
-        }
-        int64_t off[2] = {0, 0};
-        ix.add_offsets(i, off);
-        dst[off[0]] = v;
-    }
+    T7_HOST_DEVICE void store(int64_t i, T v) const { dst[dst_offset(ix, linear, i)] = v; }
     T7_HOST_DEVICE void operator()(int64_t b) const {
         uint32_t w[4];
         philox::block_words(seed, block0 + uint64_t(b), w);

@@ -101,15 +101,11 @@ void op_index(ops_tag, Tensor<T, CUDA>& self, const Tensor<T, CUDA>& src_in, int
 template <class T>
 void op_index_scatter(ops_tag, ScatterOp kind, const char* op, Tensor<T, CUDA>& self, int64_t dim,
                       const Tensor<int64_t, CUDA>& idx_in, const Tensor<T, CUDA>* src_in, T v) {
-    dim = self.wrap_dim(dim, op);
-    check_vector(op, idx_in);
-    const Shape shape = with_entry(self.sizes(), dim, idx_in.size(0));
-    if (src_in) {
-        check_index_source(op, self.sizes(), dim, idx_in.size(0), src_in->sizes());
+    const Shape shape = check_index_scatter(op, self, dim, idx_in, src_in);
+    if (src_in)
         require_same_gpu(op, self.getDevice(), idx_in, *src_in);
-    } else {
+    else
         require_same_gpu(op, self.getDevice(), idx_in);
-    }
     check_range_gpu(op, idx_in, self.size(dim), dim);
     cuda::DeviceGuard guard(self.getDevice());
     const Tensor<int64_t, CUDA> idx = unaliased(idx_in, self);
@@ -142,11 +138,7 @@ void op_gather_into(ops_tag, Tensor<T, CUDA>& self, const Tensor<T, CUDA>& src_i
                     const Tensor<int64_t, CUDA>& idx_in) {
     Tensor<T, CUDA> src = src_in;
     Tensor<int64_t, CUDA> idx = idx_in;
-    dim = src.wrap_dim(dim, "gather");
-    check_gather_shape("gather", "source", src, idx, dim);
-    if (self.dim() != 0 && !(self.sizes() == idx.sizes()))
-        fail<ShapeError>("gather: result of size ", self.sizes(), " does not match the index size ",
-                         idx.sizes());
+    dim = check_gather_into(self, src, dim, idx);
     require_same_gpu("gather", src.getDevice(), idx, self);
     check_range_gpu("gather", idx, src.size(dim), dim);
     cuda::DeviceGuard guard(src.getDevice());

@@ -29,6 +29,15 @@ inline bool& int_div_by_zero_flag() {
     static thread_local bool flag = false;
     return flag;
 }
+// True (and flagged on the host) when an integer divisor is zero.
+template <class T>
+T7_HOST_DEVICE bool zero_divisor(T b) {
+    if (b != 0) return false;
+#if !defined(__CUDA_ARCH__)
+    int_div_by_zero_flag() = true;
+#endif
+    return true;
+}
 } // namespace detail
 
 namespace op {
@@ -133,12 +142,7 @@ struct div {
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
         if constexpr (std::is_integral_v<T>) {
-            if (b == 0) {
-#if !defined(__CUDA_ARCH__)
-                detail::int_div_by_zero_flag() = true;
-#endif
-                return T(0);
-            }
+            if (detail::zero_divisor(b)) return T(0);
             if constexpr (std::is_signed_v<T>)
                 if (b == T(-1)) return neg{}(a); // INT_MIN / -1 overflows
             return T(a / b);
@@ -153,12 +157,7 @@ struct fmod {
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
         if constexpr (std::is_integral_v<T>) {
-            if (b == 0) {
-#if !defined(__CUDA_ARCH__)
-                detail::int_div_by_zero_flag() = true;
-#endif
-                return T(0);
-            }
+            if (detail::zero_divisor(b)) return T(0);
             if constexpr (std::is_signed_v<T>)
                 if (b == T(-1)) return T(0);
             return T(a % b);

@@ -166,6 +166,31 @@ void check_gather_shape(const char* op, const char* what, const Tensor<T, D>& t,
                              " may differ)");
 }
 
+// gather into an existing result: the index against the source, and the
+// result (when not empty) against the index. Returns dim wrapped.
+template <class T, class D>
+int64_t check_gather_into(const Tensor<T, D>& self, const Tensor<T, D>& src, int64_t dim,
+                          const Tensor<int64_t, D>& idx) {
+    dim = src.wrap_dim(dim, "gather");
+    check_gather_shape("gather", "source", src, idx, dim);
+    if (self.dim() != 0 && !(self.sizes() == idx.sizes()))
+        fail<ShapeError>("gather: result of size ", self.sizes(), " does not match the index size ",
+                         idx.sizes());
+    return dim;
+}
+
+// indexCopy/indexAdd (src given) and indexFill (src null) along dim (wrapped
+// in place): a 1-D index and a source of the indexed region's size, which is
+// returned.
+template <class T, class D>
+Shape check_index_scatter(const char* op, const Tensor<T, D>& self, int64_t& dim,
+                          const Tensor<int64_t, D>& idx, const Tensor<T, D>* src) {
+    dim = self.wrap_dim(dim, op);
+    check_vector(op, idx);
+    if (src) check_index_source(op, self.sizes(), dim, idx.size(0), src->sizes());
+    return with_entry(self.sizes(), dim, idx.size(0));
+}
+
 template <class T, class D>
 int64_t slice_dim(const Tensor<T, D>& x, int64_t dim, const char* op) {
     if (x.dim() == 0) fail<ShapeError>(op, ": the tensor is empty");

@@ -39,11 +39,7 @@ void op_gather_into(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src_in,
                     const Tensor<int64_t, CPU>& idx_in) {
     Tensor<T, CPU> src = src_in;
     Tensor<int64_t, CPU> idx = idx_in;
-    dim = src.wrap_dim(dim, "gather");
-    check_gather_shape("gather", "source", src, idx, dim);
-    if (self.dim() != 0 && !(self.sizes() == idx.sizes()))
-        fail<ShapeError>("gather: result of size ", self.sizes(), " does not match the index size ",
-                         idx.sizes());
+    dim = check_gather_into(self, src, dim, idx);
     check_range("gather", idx, src.size(dim), dim);
     self.resize(idx.sizes());
     src.set(unaliased(src, self));

@@ -42,10 +42,7 @@ void op_index(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src_in, int64
 template <class T>
 void op_index_scatter(ops_tag, ScatterOp kind, const char* op, Tensor<T, CPU>& self, int64_t dim,
                       const Tensor<int64_t, CPU>& idx_in, const Tensor<T, CPU>* src_in, T v) {
-    dim = self.wrap_dim(dim, op);
-    check_vector(op, idx_in);
-    const Shape shape = with_entry(self.sizes(), dim, idx_in.size(0));
-    if (src_in) check_index_source(op, self.sizes(), dim, idx_in.size(0), src_in->sizes());
+    const Shape shape = check_index_scatter(op, self, dim, idx_in, src_in);
     check_range(op, idx_in, self.size(dim), dim);
     const Tensor<int64_t, CPU> idx = unaliased(idx_in, self);
     const Shape dst_st = with_entry(self.strides(), dim, 0);
