@@ -79,25 +79,7 @@ void random_fill(void* dst, DType type, const RandomDraw& draw, const Strided2& 
     if (s.numel <= 0) return;
     require_device(device, "random fill");
     DeviceGuard guard(device);
-    switch (type) {
-    case DType::u8:
-        return random_as<uint8_t>(dst, type, draw, s);
-    case DType::i8:
-        return random_as<int8_t>(dst, type, draw, s);
-    case DType::i16:
-        return random_as<int16_t>(dst, type, draw, s);
-    case DType::i32:
-        return random_as<int32_t>(dst, type, draw, s);
-    case DType::i64:
-        return random_as<int64_t>(dst, type, draw, s);
-    case DType::f32:
-        return random_as<float>(dst, type, draw, s);
-    case DType::f64:
-        return random_as<double>(dst, type, draw, s);
-    case DType::f16:
-        return random_as<Half>(dst, type, draw, s);
-    }
-    detail::fail<TypeError>("random fill: unknown element type ", int(type));
+    with_dtype(type, [&](auto v) { random_as<decltype(v)>(dst, type, draw, s); });
 }
 
 } // namespace t7::cuda::rt

@@ -131,6 +131,29 @@ Tensor<T, D> broadcast_copy(const Tensor<T, D>& c, const Shape& shape, const cha
     return r;
 }
 
+// The frame of addmv, addr, addmm and baddbmm, beta c + alpha (a . b) of size
+// `shape`: the device checks (c counts only when beta != 0), then a result on the
+// operands' device holding c broadcast (left uninitialised when beta is 0), into
+// which product(r, beta) accumulates alpha (a . b).
+template <class T, class D, class DC, class DB, class F>
+Tensor<T, D> scaled_product(const char* op, double beta, const Tensor<T, DC>& c,
+                            const Tensor<T, D>& a, const Tensor<T, DB>& b, const Shape& shape,
+                            F&& product) {
+    if constexpr (!std::is_same_v<D, DB>) {
+        mixed_devices(op, a, b);
+    } else if constexpr (!std::is_same_v<D, DC>) {
+        if (beta != 0) mixed_devices(op, a, c);
+        return scaled_product(op, 0.0, Tensor<T, D>(), a, b, shape, std::forward<F>(product));
+    } else {
+        const int dev =
+            one_device<D>(op, {device_id(a), device_id(b), beta != 0 ? device_id(c) : -1});
+        typename DeviceMemory<D>::Scope scope(dev);
+        Tensor<T, D> r = beta == 0 ? Tensor<T, D>(shape) : broadcast_copy(c, shape, op);
+        product(r, convert<T>(beta));
+        return r;
+    }
+}
+
 template <class T, class D>
 bool overlaps(const Tensor<T, D>& a, const Tensor<T, D>& b) {
     if (a.dim() == 0 || b.dim() == 0) return false;
@@ -174,21 +197,10 @@ Tensor<T, D> addmv(double beta, const Tensor<T, DY>& y, double alpha, const Tens
     if (m.size(1) != v.size(0))
         detail::fail<ShapeError>("addmv: size mismatch: matrix ", m.sizes(), " times vector ",
                                  v.sizes());
-    if constexpr (!std::is_same_v<D, DV>) {
-        detail::mixed_devices("addmv", m, v);
-    } else if constexpr (!std::is_same_v<D, DY>) {
-        if (beta != 0) detail::mixed_devices("addmv", m, y);
-        return addmv(0.0, Tensor<T, D>(), alpha, m, v);
-    } else {
-        const int dev = detail::one_device<D>("addmv", {detail::device_id(m), detail::device_id(v),
-                                                        beta != 0 ? detail::device_id(y) : -1});
-        typename DeviceMemory<D>::Scope scope(dev);
-        Tensor<T, D> r = beta == 0 ? Tensor<T, D>(m.size(0))
-                                   : detail::broadcast_copy(y, Shape{m.size(0)}, "addmv");
-        detail::Blas<D>::gemv(convert<T>(alpha), detail::cmat_ref(m), detail::cvec_ref(v),
-                              convert<T>(beta), detail::vec_ref(r));
-        return r;
-    }
+    return detail::scaled_product("addmv", beta, y, m, v, Shape{m.size(0)}, [&](auto& r, auto b) {
+        detail::Blas<D>::gemv(convert<T>(alpha), detail::cmat_ref(m), detail::cvec_ref(v), b,
+                              detail::vec_ref(r));
+    });
 }
 template <detail::BlasScalar T, class DY, class D, class DV>
 Tensor<T, D> addmv(const Tensor<T, DY>& y, const Tensor<T, D>& m, const Tensor<T, DV>& v) {
@@ -211,21 +223,11 @@ Tensor<T, D> addr(double beta, const Tensor<T, DM>& M, double alpha, const Tenso
                   const Tensor<T, DB>& b) {
     detail::require_dim(a, 1, "addr", "a vector");
     detail::require_dim(b, 1, "addr", "a vector");
-    if constexpr (!std::is_same_v<D, DB>) {
-        detail::mixed_devices("addr", a, b);
-    } else if constexpr (!std::is_same_v<D, DM>) {
-        if (beta != 0) detail::mixed_devices("addr", a, M);
-        return addr(0.0, Tensor<T, D>(), alpha, a, b);
-    } else {
-        const int dev = detail::one_device<D>("addr", {detail::device_id(a), detail::device_id(b),
-                                                       beta != 0 ? detail::device_id(M) : -1});
-        typename DeviceMemory<D>::Scope scope(dev);
-        const Shape shape{a.size(0), b.size(0)};
-        Tensor<T, D> r = beta == 0 ? Tensor<T, D>(shape) : detail::broadcast_copy(M, shape, "addr");
-        detail::Blas<D>::ger(convert<T>(alpha), detail::cvec_ref(a), detail::cvec_ref(b),
-                             convert<T>(beta), detail::mat_ref(r));
-        return r;
-    }
+    const Shape shape{a.size(0), b.size(0)};
+    return detail::scaled_product("addr", beta, M, a, b, shape, [&](auto& r, auto bt) {
+        detail::Blas<D>::ger(convert<T>(alpha), detail::cvec_ref(a), detail::cvec_ref(b), bt,
+                             detail::mat_ref(r));
+    });
 }
 template <detail::BlasScalar T, class DM, class D, class DB>
 Tensor<T, D> addr(const Tensor<T, DM>& M, const Tensor<T, D>& a, const Tensor<T, DB>& b) {
@@ -256,22 +258,11 @@ template <detail::BlasScalar T, class DC, class D, class DB>
 Tensor<T, D> addmm(double beta, const Tensor<T, DC>& c, double alpha, const Tensor<T, D>& a,
                    const Tensor<T, DB>& b) {
     detail::check_mm(a, b, "addmm");
-    if constexpr (!std::is_same_v<D, DB>) {
-        detail::mixed_devices("addmm", a, b);
-    } else if constexpr (!std::is_same_v<D, DC>) {
-        if (beta != 0) detail::mixed_devices("addmm", a, c);
-        return addmm(0.0, Tensor<T, D>(), alpha, a, b);
-    } else {
-        const int dev = detail::one_device<D>("addmm", {detail::device_id(a), detail::device_id(b),
-                                                        beta != 0 ? detail::device_id(c) : -1});
-        typename DeviceMemory<D>::Scope scope(dev);
-        const Shape shape{a.size(0), b.size(1)};
-        Tensor<T, D> r =
-            beta == 0 ? Tensor<T, D>(shape) : detail::broadcast_copy(c, shape, "addmm");
-        detail::Blas<D>::gemm(convert<T>(alpha), detail::cmat_ref(a), detail::cmat_ref(b),
-                              convert<T>(beta), detail::mat_ref(r));
-        return r;
-    }
+    const Shape shape{a.size(0), b.size(1)};
+    return detail::scaled_product("addmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
+        detail::Blas<D>::gemm(convert<T>(alpha), detail::cmat_ref(a), detail::cmat_ref(b), bt,
+                              detail::mat_ref(r));
+    });
 }
 template <detail::BlasScalar T, class DC, class D, class DB>
 Tensor<T, D> addmm(const Tensor<T, DC>& c, const Tensor<T, D>& a, const Tensor<T, DB>& b) {
@@ -319,25 +310,13 @@ template <detail::BlasScalar T, class DC, class D, class DB>
 Tensor<T, D> baddbmm(double beta, const Tensor<T, DC>& c, double alpha, const Tensor<T, D>& a,
                      const Tensor<T, DB>& b) {
     detail::check_bmm(a, b, "baddbmm");
-    if constexpr (!std::is_same_v<D, DB>) {
-        detail::mixed_devices("baddbmm", a, b);
-    } else if constexpr (!std::is_same_v<D, DC>) {
-        if (beta != 0) detail::mixed_devices("baddbmm", a, c);
-        return baddbmm(0.0, Tensor<T, D>(), alpha, a, b);
-    } else {
-        const int dev =
-            detail::one_device<D>("baddbmm", {detail::device_id(a), detail::device_id(b),
-                                              beta != 0 ? detail::device_id(c) : -1});
-        typename DeviceMemory<D>::Scope scope(dev);
-        const Shape shape{a.size(0), a.size(1), b.size(2)};
-        Tensor<T, D> r =
-            beta == 0 ? Tensor<T, D>(shape) : detail::broadcast_copy(c, shape, "baddbmm");
+    const Shape shape{a.size(0), a.size(1), b.size(2)};
+    return detail::scaled_product("baddbmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
         detail::Blas<D>::batched_gemm(convert<T>(alpha), Shape{a.size(0)}, detail::last2(a),
                                       detail::batch_strides(a), detail::last2(b),
-                                      detail::batch_strides(b), convert<T>(beta),
+                                      detail::batch_strides(b), bt,
                                       detail::writable(detail::last2(r)), detail::batch_strides(r));
-        return r;
-    }
+    });
 }
 template <detail::BlasScalar T, class DC, class D, class DB>
 Tensor<T, D> baddbmm(const Tensor<T, DC>& c, const Tensor<T, D>& a, const Tensor<T, DB>& b) {
