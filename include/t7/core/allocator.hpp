@@ -47,7 +47,8 @@ public:
             trim();
             p = fresh(capacity);
         }
-        if (!p) detail::fail<Error>("Storage: cannot allocate ", bytes, " bytes (out of memory)");
+        if (!p)
+            detail::fail<MemoryError>("Storage: cannot allocate ", bytes, " bytes (out of memory)");
         return p;
     }
 

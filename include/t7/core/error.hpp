@@ -2,6 +2,7 @@
 // offending sizes or indices; `fmt_msg` keeps building them short at call sites.
 #pragma once
 
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,11 @@ struct DeviceError : Error {
 struct IOError : Error {
     using Error::Error;
 };
+// An allocation that cannot succeed (out of memory, or more bytes than the
+// device can address); the tensor asked to grow is left as it was.
+struct MemoryError : Error {
+    using Error::Error;
+};
 
 namespace detail {
 
@@ -40,6 +46,19 @@ std::string fmt_msg(const A&... a) {
 template <class E = Error, class... A>
 [[noreturn]] void fail(const A&... a) {
     throw E(fmt_msg(a...));
+}
+
+// Runs f, turning the standard library's allocation failures (a std::vector or
+// std::string too large for memory) into MemoryError naming the operation.
+template <class F>
+decltype(auto) guard_alloc(const char* op, F&& f) {
+    try {
+        return f();
+    } catch (const std::bad_alloc&) {
+        fail<MemoryError>(op, ": out of memory");
+    } catch (const std::length_error&) {
+        fail<MemoryError>(op, ": more memory than can be addressed");
+    }
 }
 
 } // namespace detail

@@ -3,6 +3,7 @@
 // which evaluators number their operands).
 #pragma once
 
+#include "../core/size_math.hpp"
 #include "nodes.hpp"
 
 #include <tuple>
@@ -56,16 +57,25 @@ void for_each_leaf(const Apply<Op, C...>& a, F&& f) {
     std::apply([&](const auto&... c) { (for_each_leaf(c, f), ...); }, a.children);
 }
 
-// The broadcast shape of the whole tree (empty for a tree of scalars only).
-// Throws ShapeError naming `op` and the shapes that do not broadcast.
+// The broadcast shape of the whole tree (empty for a tree of scalars only, or
+// of empty tensors only). Throws ShapeError naming `op` and the shapes that do
+// not broadcast: an empty tensor combines only with empty tensors (it has no
+// elements to stretch), and the result must have an element count int64 holds.
 template <class E>
 Shape expr_shape(const E& e, const char* op) {
     Shape acc;
+    bool has_empty = false;
     for_each_leaf(e, [&](const auto& leaf) {
-        if (!detail::broadcast_into(acc, leaf.tensor.sizes()))
-            detail::fail<ShapeError>(op, ": shapes ", acc, " and ", leaf.tensor.sizes(),
+        const Shape& s = leaf.tensor.sizes();
+        has_empty = has_empty || s.empty();
+        if (!detail::broadcast_into(acc, s))
+            detail::fail<ShapeError>(op, ": shapes ", acc, " and ", s,
                                      " cannot be broadcast together");
     });
+    if (has_empty && !acc.empty())
+        detail::fail<ShapeError>(op, ": an empty tensor cannot be combined with a tensor of size ",
+                                 acc);
+    if (acc.size() > 1) detail::checked_numel(acc, op); // 1-D: a tensor's own size
     return acc;
 }
 

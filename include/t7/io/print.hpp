@@ -217,7 +217,7 @@ template <class T>
 std::string to_string(const Tensor<T, CPU>& t) {
     namespace P = detail::print;
     if (t.dim() == 0) return "[" + t.type() + " with no dimension]\n";
-    const std::vector<double> v = P::gather(t);
+    const std::vector<double> v = detail::guard_alloc("print", [&] { return P::gather(t); });
     const P::NumberFormat f = P::choose_format(v);
     std::string out;
     if (t.dim() == 1) {

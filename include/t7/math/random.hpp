@@ -363,8 +363,12 @@ Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacemen
                                 " samples without replacement from row ", r, " with only ",
                                 positive, " categories of positive weight");
     }
-    const auto words = detail::RandomEngine<D>::draw_words(defaultGenerator<D>(), 2 * rows * n);
-    Tensor<int64_t, D> out(rows, n);
+    Tensor<int64_t, D> out(rows, n); // checks rows * n; MemoryError when it cannot exist
+    const int64_t count = detail::mul_size(2 * rows, n, "multinomial", "random words for ", rows,
+                                           " rows of ", n, " samples");
+    const auto words = detail::guard_alloc("multinomial", [&] {
+        return detail::RandomEngine<D>::draw_words(defaultGenerator<D>(), count);
+    });
     int64_t* op = out.data();
     iter::parallel_for(rows, 1, [&](int64_t r0, int64_t r1, int64_t) {
         std::vector<double> cum(static_cast<size_t>(k)), weight(static_cast<size_t>(k));

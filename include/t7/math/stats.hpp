@@ -45,8 +45,10 @@ Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, do
     const int64_t n = c.nElement();
     const double width = hi - lo;
     const int threads = std::max(1, getNumThreads());
-    std::vector<std::vector<int64_t>> parts(static_cast<size_t>(threads),
-                                            std::vector<int64_t>(static_cast<size_t>(nbins)));
+    auto parts = detail::guard_alloc("histc", [&] {
+        return std::vector<std::vector<int64_t>>(size_t(threads),
+                                                 std::vector<int64_t>(size_t(nbins)));
+    });
     iter::parallel_for(n, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t chunk) {
         int64_t* h = parts[size_t(chunk)].data();
         for (int64_t i = b; i < e; ++i) {

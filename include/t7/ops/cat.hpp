@@ -43,7 +43,7 @@ Tensor<T, D>& cat_into(Tensor<T, D>& result, const Tensor<T, D>* in, size_t coun
             fail<ShapeError>("cat: input ", i, " has size ", t.sizes(), " but input ", first,
                              " has size ", ref.sizes(), ": sizes must match except in dimension ",
                              d);
-        total += t.size(d);
+        total = add_size(total, t.size(d), "cat", "total size along dimension ", d);
     }
     // Snapshot every input before anything is written (a handle copy first, as
     // `result` may be one of the inputs and is about to be resized).

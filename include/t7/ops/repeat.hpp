@@ -26,8 +26,10 @@ inline Shape repeat_shape(const Shape& src, const Shape& reps) {
         if (reps[d] < 1)
             fail<ShapeError>("repeatTensor: repetition count ", reps[d], " at position ", d,
                              " must be at least 1 (counts ", reps, ")");
-        out[d] = reps[d] * (d < lead ? 1 : src[d - lead]);
+        out[d] = mul_size(reps[d], d < lead ? 1 : src[d - lead], "repeatTensor", "repeating size ",
+                          src, " by ", reps);
     }
+    checked_numel(out, "repeatTensor");
     return out;
 }
 } // namespace detail

@@ -84,8 +84,10 @@ decltype(auto) Tensor<T, D>::operator()(I... idx) const {
                         "slice: [", i.start, ", ", i.stop == slice::end ? n : i.stop,
                         ") is out of range or empty for dimension ", d, " of size ", n);
                 off += s * strides_[d];
-                sz.push_back((e - s + i.step - 1) / i.step);
-                st.push_back(strides_[d] * i.step);
+                // ceil((e - s) / step) without overflow; one element needs no step
+                const int64_t count = (e - s - 1) / i.step + 1;
+                sz.push_back(count);
+                st.push_back(count == 1 ? strides_[d] : strides_[d] * i.step);
             }
             ++d;
         };

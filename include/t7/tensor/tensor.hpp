@@ -7,6 +7,7 @@
 
 #include "../core/error.hpp"
 #include "../core/shape.hpp"
+#include "../core/size_math.hpp"
 #include "../core/storage.hpp"
 #include "fwd.hpp"
 
@@ -333,14 +334,6 @@ inline size_t leading_dims(const Shape& sizes, const char* op) {
     return n;
 }
 
-// Elements a storage must hold past `offset` for this layout (strides >= 0).
-inline int64_t required_extent(const Shape& sizes, const Shape& strides) {
-    if (sizes.empty()) return 0;
-    int64_t last = 0;
-    for (size_t d = 0; d < sizes.size(); ++d) last += (sizes[d] - 1) * strides[d];
-    return last + 1;
-}
-
 } // namespace detail
 
 template <class T, class D>
@@ -349,16 +342,21 @@ void Tensor<T, D>::allocate(const Shape& sizes_in, const Shape& strides_in) {
         detail::fail<ShapeError>("Tensor: ", sizes_in.size(), " sizes but ", strides_in.size(),
                                  " strides");
     size_t n = detail::leading_dims(sizes_in, "Tensor");
-    sizes_ = Shape(sizes_in.begin(), sizes_in.begin() + n);
-    strides_ = Shape(strides_in.begin(), strides_in.begin() + n);
+    Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
+    Shape strides(strides_in.begin(), strides_in.begin() + n);
+    detail::checked_numel(sizes, "Tensor");
     // Torch7: a negative stride becomes the contiguous stride given the dims inside it.
     int64_t running = 1;
     for (size_t d = n; d-- > 0;) {
-        if (strides_[d] < 0) strides_[d] = running;
-        running = strides_[d] * sizes_[d];
+        if (strides[d] < 0) strides[d] = running;
+        running = detail::mul_size(strides[d], sizes[d], "Tensor", "stride ", strides, " of size ",
+                                   sizes);
     }
+    const int64_t extent = detail::checked_extent(sizes, strides, "Tensor");
+    if (n > 0) storage_ = Storage<T, D>(extent); // may throw: members not yet changed
+    sizes_ = std::move(sizes);
+    strides_ = std::move(strides);
     offset_ = 0;
-    if (n > 0) storage_ = Storage<T, D>(detail::required_extent(sizes_, strides_));
 }
 
 template <class T, class D>
@@ -367,6 +365,9 @@ Tensor<T, D>& Tensor<T, D>::set(Storage<T, D> s, int64_t offset, const Shape& si
     if (offset < 0) detail::fail<IndexError>("set: negative storage offset ", offset);
     Shape sizes = sizes_in, strides = strides_in;
     if (sizes.empty()) { // 1-D over the rest of the storage
+        if (offset > s.size())
+            detail::fail<IndexError>("set: storage offset ", offset,
+                                     " is past the end of a storage of size ", s.size());
         if (s.size() > offset) sizes = Shape{s.size() - offset};
     }
     if (!strides.empty() && strides.size() != sizes.size())
@@ -377,8 +378,9 @@ Tensor<T, D>& Tensor<T, D>::set(Storage<T, D> s, int64_t offset, const Shape& si
         strides.empty() ? contiguous_strides(sizes) : Shape(strides.begin(), strides.begin() + n);
     for (size_t d = 0; d < n; ++d)
         if (strides[d] < 0) detail::fail<ShapeError>("set: negative stride ", strides[d]);
-    int64_t extent = detail::required_extent(sizes, strides);
-    if (n > 0 && offset + extent > s.size())
+    detail::checked_numel(sizes, "set");
+    const int64_t extent = detail::checked_extent(sizes, strides, "set");
+    if (n > 0 && extent > s.size() - std::min(offset, s.size()))
         detail::fail<IndexError>("set: offset ", offset, " with size ", sizes, " and stride ",
                                  strides, " needs ", offset + extent,
                                  " elements but the storage has ", s.size());
@@ -394,14 +396,18 @@ Tensor<T, D>& Tensor<T, D>::resize(const Shape& sizes_in) {
     size_t n = detail::leading_dims(sizes_in, "resize");
     Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
     if (sizes == sizes_) return *this;
-    strides_ = contiguous_strides(sizes);
-    sizes_ = std::move(sizes);
-    int64_t need = offset_ + detail::required_extent(sizes_, strides_);
+    detail::checked_numel(sizes, "resize");
+    Shape strides = contiguous_strides(sizes);
+    const int64_t need = detail::add_size(offset_, detail::checked_extent(sizes, strides, "resize"),
+                                          "resize", "storage offset plus size ", sizes);
+    // Grow the storage first: when that throws, this tensor is unchanged.
     if (!storage_.valid()) {
         storage_ = Storage<T, D>(need);
     } else if (need > storage_.size()) {
         storage_.resize(need); // grows, never shrinks
     }
+    sizes_ = std::move(sizes);
+    strides_ = std::move(strides);
     return *this;
 }
 

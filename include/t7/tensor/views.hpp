@@ -15,7 +15,7 @@ Tensor<T, D> Tensor<T, D>::narrow(int64_t d, int64_t start, int64_t length) cons
     if (start < 0 || start >= sizes_[d])
         detail::fail<IndexError>("narrow: index ", start, " out of range for dimension ", d,
                                  " of size ", sizes_[d]);
-    if (length < 1 || start + length > sizes_[d])
+    if (length < 1 || length > sizes_[d] - start)
         detail::fail<IndexError>("narrow: length ", length, " from index ", start,
                                  " out of range for dimension ", d, " of size ", sizes_[d]);
     Shape sz = sizes_;
@@ -123,8 +123,9 @@ Tensor<T, D> Tensor<T, D>::view(const Shape& req) const {
             infer = int64_t(i);
         } else if (want[i] < 1) {
             detail::fail<ShapeError>("view: invalid size ", want[i], " in ", req);
-        } else {
-            known *= want[i];
+        } else if (__builtin_mul_overflow(known, want[i], &known)) {
+            detail::fail<ShapeError>("view: size ", req, " does not match the ", n,
+                                     " elements of a tensor of size ", sizes_);
         }
     }
     if (infer >= 0) {
@@ -133,7 +134,7 @@ Tensor<T, D> Tensor<T, D>::view(const Shape& req) const {
                                      req);
         want[size_t(infer)] = n / known;
     }
-    if (want.numel() != n || (want.empty() != (n == 0)))
+    if ((infer < 0 && known != n) || (want.empty() != (n == 0)))
         detail::fail<ShapeError>("view: size ", req, " does not match the ", n,
                                  " elements of a tensor of size ", sizes_);
     if (n == 0) return *this;
@@ -182,6 +183,7 @@ Tensor<T, D> Tensor<T, D>::expand(const Shape& req) const {
         sz[d] = req[d];
         st[d] = 0;
     }
+    detail::checked_numel(sz, "expand");
     return with(offset_, std::move(sz), std::move(st));
 }
 
@@ -215,7 +217,9 @@ Tensor<T, D> Tensor<T, D>::unsqueeze(int64_t d) const {
     if (dim() == 0) detail::fail<ShapeError>("unsqueeze: tensor is empty");
     d = wrap_dim(d, "unsqueeze", 1);
     Shape sz = sizes_, st = strides_;
-    int64_t stride = d < dim() ? sizes_[d] * strides_[d] : 1;
+    // Any stride serves a size-1 dimension; this one keeps the layout contiguous.
+    int64_t stride = 1;
+    if (d < dim() && __builtin_mul_overflow(sizes_[d], strides_[d], &stride)) stride = 1;
     sz.insert(size_t(d), 1);
     st.insert(size_t(d), stride);
     return with(offset_, std::move(sz), std::move(st));
@@ -226,8 +230,11 @@ std::vector<Tensor<T, D>> Tensor<T, D>::split(int64_t size, int64_t d) const {
     d = wrap_dim(d, "split");
     if (size < 1) detail::fail<ShapeError>("split: size ", size, " must be positive");
     std::vector<Tensor> parts;
-    for (int64_t start = 0; start < sizes_[d]; start += size)
-        parts.push_back(narrow(d, start, std::min(size, sizes_[d] - start)));
+    for (int64_t start = 0; start < sizes_[d];) {
+        const int64_t len = std::min(size, sizes_[d] - start); // start + size may overflow
+        parts.push_back(narrow(d, start, len));
+        start += len;
+    }
     return parts;
 }
 
@@ -235,7 +242,7 @@ template <class T, class D>
 std::vector<Tensor<T, D>> Tensor<T, D>::chunk(int64_t n, int64_t d) const {
     d = wrap_dim(d, "chunk");
     if (n < 1) detail::fail<ShapeError>("chunk: number of chunks ", n, " must be positive");
-    return split((sizes_[d] + n - 1) / n, d);
+    return split(sizes_[d] / n + (sizes_[d] % n != 0), d); // ceil without overflow
 }
 
 } // namespace t7
