@@ -4,33 +4,13 @@
 // (per-device evaluators) -> io (printing and files).
 #pragma once
 
-#include "core/dtype.hpp"
-#include "core/error.hpp"
-#include "core/shape.hpp"
-#include "core/storage.hpp"
+// Tensors, views, expressions on the CPU, reductions, copies, printing,
+// factories and random fills: the lighter header, usable on its own.
+#include "tensor.hpp"
 
-#include "tensor/indexing.hpp"
-#include "tensor/tensor.hpp"
-#include "tensor/views.hpp"
-
-#include "iter/loop.hpp"
-#include "iter/parallel.hpp"
-
-#include "expr/nodes.hpp"
-#include "expr/operators.hpp"
-#include "expr/traverse.hpp"
-
-#include "eval/assign.hpp"
-#include "eval/cpu/evaluator.hpp"
+// Expressions on CUDA tensors are evaluated by the Thrust evaluator.
 #include "eval/thrust/evaluator.hpp"
-#include "expr/reductions.hpp"
-
-#include "tensor/apply.hpp"
-#include "tensor/copy.hpp"
 #include "tensor/transfer.hpp"
-
-#include "expr/inplace.hpp"
-#include "io/print.hpp"
 
 // CUDA tensors (t7::cuda::FloatTensor, ...): created, copied and converted from
 // here; expressions on them need a translation unit compiled by nvcc (<t7/cuda.hpp>).
