@@ -6,6 +6,7 @@
 #include "../expr/traverse.hpp"
 #include "../tensor/tensor.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,39 +16,71 @@ namespace t7 {
 
 namespace detail {
 
-// [lo, hi) byte range spanned by a strided tensor.
-template <class T, class D>
-std::pair<const char*, const char*> byte_range(const Tensor<T, D>& t) {
-    const char* lo = reinterpret_cast<const char*>(t.data());
+// [lo, hi) byte range spanned by a strided operand.
+inline std::pair<const char*, const char*> byte_range(const LeafRef& t) {
+    const char* lo = static_cast<const char*>(t.data);
     int64_t last = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) last += (t.size(d) - 1) * t.stride(d);
-    return {lo, lo + (last + 1) * int64_t(sizeof(T))};
+    for (size_t d = 0; d < t.sizes->size(); ++d) last += ((*t.sizes)[d] - 1) * (*t.strides)[d];
+    return {lo, lo + (last + 1) * t.elem_size};
 }
 
 // True when some leaf overlaps the destination's memory and is read with
 // different indexing than the destination is written (e.g. x = x.t() + x).
 // A leaf that is exactly the destination view (x = x + 1, x += y) is safe:
 // every element is read before it is written, by the same iteration.
+inline bool needs_temporary(const LeafRef& dst, const LeafRef* leaves, size_t n) {
+    if (dst.sizes->empty()) return false;
+    const auto [dlo, dhi] = byte_range(dst);
+    for (size_t k = 0; k < n; ++k) {
+        const LeafRef& t = leaves[k];
+        if (t.sizes->empty()) continue;
+        if (t.data == dst.data && t.type == dst.type && *t.sizes == *dst.sizes &&
+            *t.strides == *dst.strides)
+            continue; // the destination itself
+        const auto [lo, hi] = byte_range(t);
+        if (!(hi <= dlo || dhi <= lo)) return true;
+    }
+    return false;
+}
+
+template <class T, class D>
+std::pair<const char*, const char*> byte_range(const Tensor<T, D>& t) {
+    return byte_range(leaf_ref(t));
+}
 template <class T, class D, class E>
 bool needs_temporary(const Tensor<T, D>& dst, const E& e) {
-    if (dst.dim() == 0) return false;
-    // Plain variables: clang 14 cannot capture structured bindings in lambdas.
-    const auto drange = byte_range(dst);
-    const char *dlo = drange.first, *dhi = drange.second;
-    bool alias = false;
-    for_each_leaf(e, [&](const auto& leaf) {
-        const auto& t = leaf.tensor;
-        if (alias || t.dim() == 0) return;
-        const auto [lo, hi] = byte_range(t);
-        if (hi <= dlo || dhi <= lo) return; // disjoint memory
-        using L = typename std::remove_cvref_t<decltype(t)>::value_type;
-        bool same_view =
-            std::is_same_v<L, T> &&
-            static_cast<const void*>(t.data()) == static_cast<const void*>(dst.data()) &&
-            t.sizes() == dst.sizes() && t.strides() == dst.strides();
-        alias = !same_view;
-    });
-    return alias;
+    const auto leaves = gather_leaves(e);
+    return needs_temporary(leaf_ref(dst), leaves.data(), leaves.size());
+}
+
+// What an assignment does once its shapes are checked.
+enum class AssignAction { nothing, resize_then_run, run };
+
+// Checks the leaves against the destination: they broadcast to its shape (or,
+// for an empty destination, to the shape it is resized to, returned in
+// `shape`). The common case, every leaf of the destination's size, builds no
+// Shape at all.
+inline AssignAction check_assign_shapes(const LeafRef& dst, const LeafRef* leaves, size_t n,
+                                        Shape& shape) {
+    const Shape& ds = *dst.sizes;
+    if (!ds.empty()) {
+        bool same = true;
+        for (size_t k = 0; k < n && same; ++k) same = *leaves[k].sizes == ds;
+        if (same) return AssignAction::run;
+    }
+    shape = broadcast_shape(leaves, n, "assign");
+    bool empty_input = false;
+    for (size_t k = 0; k < n; ++k) empty_input = empty_input || leaves[k].sizes->empty();
+    if (empty_input) {
+        if (ds.empty()) return AssignAction::nothing;
+        fail<ShapeError>("assign: cannot assign an empty tensor to a tensor of size ", ds);
+    }
+    if (ds.empty()) return AssignAction::resize_then_run;
+    Shape joined = ds;
+    if (!broadcast_into(joined, shape) || !(joined == ds))
+        fail<ShapeError>("assign: cannot assign an expression of size ", shape,
+                         " to a tensor of size ", ds);
+    return AssignAction::run;
 }
 
 // "CPU", "CUDA device 1": how errors name where a tensor lives.
@@ -83,40 +116,55 @@ int check_devices(const E& e, const char* op = "expression") {
     return id;
 }
 
-template <class T, class D, class E>
-void assign_checked(Tensor<T, D>& dst, const E& e) {
+// Everything of an assignment but the evaluation itself, compiled once per
+// element type and device: device and shape checks, resizing an empty
+// destination, the aliasing temporary. `run(dst, expr)` evaluates the tree.
+template <class T, class D>
+void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
+                   void (*run)(const Tensor<T, D>&, const void*), const void* expr,
+                   void (*name_devices)(const void*)) {
     int device = dst.getDevice();
-    if constexpr (E::leaves > 0) {
-        device = check_devices(e, "assign");
+    if constexpr (!std::is_same_v<D, CPU>) { // the CPU has one device
+        if (n > 0) {
+            device = leaves[0].device;
+            for (size_t k = 1; k < n; ++k)
+                if (leaves[k].device != device) name_devices(expr); // throws DeviceError
+        }
         if (dst.storage().valid() && dst.dim() > 0 && device != dst.getDevice())
             fail<DeviceError>("assign: cannot assign an expression on ", device_label<D>(device),
                               " to a tensor on ", device_label<D>(dst.getDevice()),
                               "; only copy() moves data between devices");
     }
+    Shape shape;
+    const AssignAction action = check_assign_shapes(leaf_ref(dst), leaves, n, shape);
+    if (action == AssignAction::nothing) return;
     // Allocations (an empty destination, an aliasing temporary) go to that device.
     typename DeviceMemory<D>::Scope scope(device);
-    Shape shape = expr_shape(e, "assign");
-    bool empty_input = false;
-    for_each_leaf(e, [&](const auto& l) { empty_input = empty_input || l.tensor.dim() == 0; });
-    if (empty_input) {
-        if (dst.dim() == 0) return;
-        fail<ShapeError>("assign: cannot assign an empty tensor to a tensor of size ", dst.sizes());
-    }
-    if (dst.dim() == 0) {
-        dst.resize(shape);
-    } else {
-        Shape joined = dst.sizes();
-        if (!broadcast_into(joined, shape) || !(joined == dst.sizes()))
-            fail<ShapeError>("assign: cannot assign an expression of size ", shape,
-                             " to a tensor of size ", dst.sizes());
-    }
-    if (needs_temporary(dst, e)) {
+    if (action == AssignAction::resize_then_run) dst.resize(shape);
+    if (needs_temporary(leaf_ref(dst), leaves, n)) {
         Tensor<T, D> tmp(dst.sizes());
-        Evaluator<D>::run_assign(tmp, e);
+        run(tmp, expr);
         Evaluator<D>::run_assign(dst, as_node(tmp));
     } else {
-        Evaluator<D>::run_assign(dst, e);
+        run(dst, expr);
     }
+}
+
+template <class T, class D, class E>
+void run_assign_erased(const Tensor<T, D>& dst, const void* e) {
+    Evaluator<D>::run_assign(dst, *static_cast<const E*>(e));
+}
+template <class E>
+void name_devices(const void* e) {
+    check_devices(*static_cast<const E*>(e), "assign");
+}
+
+template <class T, class D, class E>
+void assign_checked(Tensor<T, D>& dst, const E& e) {
+    const auto leaves = gather_leaves(e);
+    void (*names)(const void*) = nullptr;
+    if constexpr (!std::is_same_v<D, CPU>) names = &name_devices<E>;
+    assign_leaves(dst, leaves.data(), leaves.size(), &run_assign_erased<T, D, E>, &e, names);
 }
 
 template <class T, class D, class E>

@@ -6,6 +6,7 @@
 #include "../core/size_math.hpp"
 #include "nodes.hpp"
 
+#include <array>
 #include <tuple>
 
 namespace t7 {
@@ -57,26 +58,73 @@ void for_each_leaf(const Apply<Op, C...>& a, F&& f) {
     std::apply([&](const auto&... c) { (for_each_leaf(c, f), ...); }, a.children);
 }
 
-// The broadcast shape of the whole tree (empty for a tree of scalars only, or
-// of empty tensors only). Throws ShapeError naming `op` and the shapes that do
-// not broadcast: an empty tensor combines only with empty tensors (it has no
-// elements to stretch), and the result must have an element count int64 holds.
+// What the checks and loop plans of an assignment or a reduction need of one
+// leaf, gathered by one walk of the tree. The checks are then plain functions
+// over this table, compiled once per translation unit rather than once per
+// expression, and each runs in a few nanoseconds.
+struct LeafRef {
+    const void* data;   // first element (null for an empty tensor)
+    const Shape* sizes; // the tensor's own sizes and strides
+    const Shape* strides;
+    const void* type; // &type_tag<T>: the element type's identity
+    int elem_size;
+    int device;
+};
+template <class T>
+inline constexpr char type_tag = 0;
+
+template <class T, class D>
+LeafRef leaf_ref(const Tensor<T, D>& t) {
+    return {t.data(), &t.sizes(), &t.strides(), &type_tag<T>, int(sizeof(T)), t.getDevice()};
+}
+
+// The leaves of e in depth-first order (the order evaluators number operands).
 template <class E>
-Shape expr_shape(const E& e, const char* op) {
+std::array<LeafRef, size_t(E::leaves)> gather_leaves(const E& e) {
+    std::array<LeafRef, size_t(E::leaves)> refs;
+    size_t k = 0;
+    for_each_leaf(e, [&](const auto& leaf) { refs[k++] = leaf_ref(leaf.tensor); });
+    return refs;
+}
+
+namespace detail {
+
+inline bool is_contiguous(const Shape& sizes, const Shape& strides) {
+    int64_t expected = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        if (sizes[d] == 1) continue;
+        if (strides[d] != expected) return false;
+        expected *= sizes[d];
+    }
+    return true;
+}
+
+// The broadcast shape of n leaves (empty for none, or for empty tensors only).
+// Throws ShapeError naming `op` and the shapes that do not broadcast: an empty
+// tensor combines only with empty tensors (it has no elements to stretch), and
+// the result must have an element count int64 holds.
+inline Shape broadcast_shape(const LeafRef* leaves, size_t n, const char* op) {
     Shape acc;
     bool has_empty = false;
-    for_each_leaf(e, [&](const auto& leaf) {
-        const Shape& s = leaf.tensor.sizes();
+    for (size_t k = 0; k < n; ++k) {
+        const Shape& s = *leaves[k].sizes;
         has_empty = has_empty || s.empty();
-        if (!detail::broadcast_into(acc, s))
-            detail::fail<ShapeError>(op, ": shapes ", acc, " and ", s,
-                                     " cannot be broadcast together");
-    });
+        if (!broadcast_into(acc, s))
+            fail<ShapeError>(op, ": shapes ", acc, " and ", s, " cannot be broadcast together");
+    }
     if (has_empty && !acc.empty())
-        detail::fail<ShapeError>(op, ": an empty tensor cannot be combined with a tensor of size ",
-                                 acc);
-    if (acc.size() > 1) detail::checked_numel(acc, op); // 1-D: a tensor's own size
+        fail<ShapeError>(op, ": an empty tensor cannot be combined with a tensor of size ", acc);
+    if (acc.size() > 1) checked_numel(acc, op); // 1-D: a tensor's own size
     return acc;
+}
+
+} // namespace detail
+
+// The broadcast shape of the whole tree (see detail::broadcast_shape).
+template <class E>
+Shape expr_shape(const E& e, const char* op) {
+    const auto leaves = gather_leaves(e);
+    return detail::broadcast_shape(leaves.data(), leaves.size(), op);
 }
 
 } // namespace t7

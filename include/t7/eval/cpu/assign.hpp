@@ -78,91 +78,118 @@ iter::Loop<N> plan(const Shape& shape, const Operands<N>& ops) {
     return iter::make_loop<N>(shape, st);
 }
 
-// Fast path (TensorIterator's "contiguous" case): the destination and every
-// leaf are contiguous with the destination's shape, so the whole assignment
-// is one flat unit-stride run and needs no loop plan.
-template <size_t N, class T, class E>
-bool flat_operands(const Tensor<T, CPU>& dst, const E& e, std::array<const char*, N>& base,
-                   std::array<int64_t, N>& elem_size) {
-    if (!dst.isContiguous()) return false;
-    bool flat = true;
-    size_t k = 1;
-    for_each_leaf(e, [&](const auto& leaf) {
-        const auto& t = leaf.tensor;
-        flat = flat && t.sizes() == dst.sizes() && t.isContiguous();
-        base[k] = reinterpret_cast<const char*>(t.data());
-        elem_size[k++] = int64_t(sizeof(*t.data()));
-    });
-    return flat;
+// One inner run of an assignment: n elements into out[0], out[out_stride], ...,
+// reading operand k at in[k] with stride in_stride[k].
+struct AssignRun {
+    void* out;
+    int64_t out_stride;
+    const void* const* in;
+    const int64_t* in_stride;
+    int64_t n;
+    RunKind kind;
+};
+using AssignKernel = void (*)(const void* expr, const AssignRun& run);
+
+// The only part of an assignment compiled per expression: the tree's loops
+// over one run (unit-stride packets, broadcast packets, scalars). Planning,
+// threading and tiling around it (drive_assign) are compiled once per operand
+// count, and reach it through a function pointer once per run.
+template <class E, class T>
+void assign_kernel(const void* expr, const AssignRun& r) {
+    const auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{r.in, r.in_stride});
+    assign_run<E>(static_cast<T*>(r.out), r.out_stride, b, r.n, r.kind);
+}
+
+// Runs `body` (which calls kernels) and reports integer division by zero seen
+// inside, whichever thread ran it.
+template <class F>
+T7_INLINE void watch_division(bool& seen, F&& body) {
+    detail::int_div_by_zero_flag() = false;
+    body();
+    if (detail::int_div_by_zero_flag()) seen = true; // benign race: only ever set
+}
+
+// Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1
+// the leaves, which broadcast to it and do not alias it harmfully.
+template <size_t N>
+void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                  const void* expr) {
+    const Shape& shape = *dst.sizes;
+    char* out = static_cast<char*>(const_cast<void*>(dst.data));
+    bool div_by_zero = false;
+
+    // Fast path (TensorIterator's "contiguous" case): every operand contiguous
+    // with the destination's shape is one flat unit-stride run; below the
+    // thread grain it is one kernel call, with no loop plan and no thread team.
+    bool flat = detail::is_contiguous(shape, *dst.strides);
+    for (size_t k = 0; k + 1 < N && flat; ++k)
+        flat = *leaves[k].sizes == shape && detail::is_contiguous(shape, *leaves[k].strides);
+    if (flat) {
+        std::array<int64_t, N> ones;
+        ones.fill(1);
+        const int64_t numel = shape.numel();
+        auto range = [&](int64_t begin, int64_t end) {
+            std::array<const void*, N> in;
+            for (size_t k = 0; k + 1 < N; ++k)
+                in[k] = static_cast<const char*>(leaves[k].data) + begin * leaves[k].elem_size;
+            watch_division(div_by_zero, [&] {
+                kernel(expr, AssignRun{out + begin * dst.elem_size, 1, in.data(), ones.data(),
+                                       end - begin, RunKind::unit_packets});
+            });
+        };
+        if (numel < iter::parallel_grain)
+            range(0, numel);
+        else
+            iter::parallel_for(numel, iter::parallel_grain,
+                               [&](int64_t b, int64_t e, int64_t) { range(b, e); });
+        if (div_by_zero) detail::fail<Error>("div: integer division by zero");
+        return;
+    }
+
+    Operands<N> ops;
+    ops.base[0] = dst.data;
+    ops.strides[0] = *dst.strides;
+    ops.elem_size[0] = dst.elem_size;
+    for (size_t k = 1; k < N; ++k) {
+        ops.base[k] = leaves[k - 1].data;
+        detail::broadcast_strides_into(ops.strides[k], *leaves[k - 1].sizes, *leaves[k - 1].strides,
+                                       shape);
+        ops.elem_size[k] = leaves[k - 1].elem_size;
+    }
+    const iter::Loop<N> L = plan(shape, ops);
+    const RunKind kind = run_kind(L, 1, L.inner_stride(0) == 1);
+    std::array<int64_t, N> inner;
+    for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+
+    auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
+        std::array<const void*, N> in;
+        for (size_t k = 1; k < N; ++k)
+            in[k - 1] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+        kernel(expr, AssignRun{out + off[0] * dst.elem_size, inner[0], in.data(), inner.data() + 1,
+                               n, kind});
+    };
+    if (iter::wants_tiling(L)) {
+        const int64_t units = iter::tile_units(L);
+        const int64_t grain =
+            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
+        iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
+            watch_division(div_by_zero, [&] { iter::for_each_tiled_run(L, b, end, run); });
+        });
+    } else {
+        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+            watch_division(div_by_zero, [&] { iter::for_each_run(L, b, end, run); });
+        });
+    }
+    if (div_by_zero) detail::fail<Error>("div: integer division by zero");
 }
 
 struct AssignEvaluator {
     // dst has the final shape, e broadcasts to it, and they do not alias harmfully.
     template <class T, class E>
     static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
-        constexpr size_t N = size_t(E::leaves) + 1;
         if (dst.dim() == 0) return;
-        T* out = dst.data();
-        bool div_by_zero = false;
-        auto chunk = [&](auto&& walk) {
-            detail::int_div_by_zero_flag() = false;
-            walk();
-            if (detail::int_div_by_zero_flag()) div_by_zero = true; // benign race: only set
-        };
-
-        std::array<const char*, N> flat_base;
-        std::array<int64_t, N> elem_size;
-        if (flat_operands(dst, e, flat_base, elem_size)) {
-            const std::array<int64_t, N> ones = [] {
-                std::array<int64_t, N> a;
-                a.fill(1);
-                return a;
-            }();
-            iter::parallel_for(
-                dst.nElement(), iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t) {
-                    chunk([&] {
-                        std::array<const void*, N> ptr;
-                        for (size_t k = 1; k < N; ++k) ptr[k] = flat_base[k] + begin * elem_size[k];
-                        const auto b = bind<0>(e, RunArgs{ptr.data() + 1, ones.data() + 1});
-                        assign_run<E>(out + begin, 1, b, end - begin, RunKind::unit_packets);
-                    });
-                });
-            if (div_by_zero) detail::fail<Error>("div: integer division by zero");
-            return;
-        }
-
-        const Shape& shape = dst.sizes();
-        cpu::Operands<N> ops;
-        ops.base[0] = dst.data();
-        ops.strides[0] = dst.strides();
-        ops.elem_size[0] = int(sizeof(T));
-        cpu::collect_leaves<1>(e, shape, ops);
-        const iter::Loop<N> L = cpu::plan(shape, ops);
-
-        const RunKind kind = run_kind(L, 1, L.inner_stride(0) == 1);
-        std::array<int64_t, N> inner;
-        for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-
-        auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
-            std::array<const void*, N> ptr;
-            for (size_t k = 1; k < N; ++k)
-                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-            const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
-            assign_run<E>(out + off[0], inner[0], b, n, kind);
-        };
-        if (iter::wants_tiling(L)) {
-            const int64_t units = iter::tile_units(L);
-            const int64_t grain =
-                std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
-            iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
-                chunk([&] { iter::for_each_tiled_run(L, b, end, run); });
-            });
-        } else {
-            iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-                chunk([&] { iter::for_each_run(L, b, end, run); });
-            });
-        }
-        if (div_by_zero) detail::fail<Error>("div: integer division by zero");
+        const auto leaves = gather_leaves(e);
+        drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves.data(), &assign_kernel<E, T>, &e);
     }
 };
 

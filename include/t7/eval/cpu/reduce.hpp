@@ -222,6 +222,67 @@ bool unit_or_broadcast(const iter::Loop<N>& L, size_t first) {
     return ok;
 }
 
+// The only part of a whole-tensor reduction compiled per expression: folds one
+// run of n elements into *acc (an A). drive_reduce_all around it is compiled
+// once per reducer, accumulator type and operand count.
+using ReduceKernel = void (*)(const void* expr, const void* const* in, const int64_t* stride,
+                              int64_t n, bool packets, void* acc);
+
+template <class R, class E, class A>
+void reduce_kernel(const void* expr, const void* const* in, const int64_t* stride, int64_t n,
+                   bool packets, void* acc) {
+    const auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{in, stride});
+    A& a = *static_cast<A*>(acc);
+    a = reduce_run<R, E>(b, n, packets, a);
+}
+
+template <class R, class A, size_t N>
+A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kernel,
+                   const void* expr) {
+    const int64_t numel = shape.numel();
+    // Fast path: every leaf contiguous with the reduction's shape, below the
+    // thread grain: one kernel call over one unit-stride run.
+    bool flat = numel < iter::parallel_grain;
+    for (size_t k = 0; k < N && flat; ++k)
+        flat = *leaves[k].sizes == shape && detail::is_contiguous(shape, *leaves[k].strides);
+    if (flat) {
+        std::array<const void*, N> in;
+        std::array<int64_t, N> ones;
+        for (size_t k = 0; k < N; ++k) in[k] = leaves[k].data;
+        ones.fill(1);
+        A acc = R::template identity<A>();
+        kernel(expr, in.data(), ones.data(), numel, true, &acc);
+        return acc;
+    }
+
+    Operands<N> ops;
+    for (size_t k = 0; k < N; ++k) {
+        ops.base[k] = leaves[k].data;
+        detail::broadcast_strides_into(ops.strides[k], *leaves[k].sizes, *leaves[k].strides, shape);
+        ops.elem_size[k] = leaves[k].elem_size;
+    }
+    const iter::Loop<N> L = plan(shape, ops);
+    const bool packets = unit_or_broadcast(L, 0);
+    std::array<int64_t, N> inner;
+    for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+    const int threads = getNumThreads();
+    std::unique_ptr<A[]> partial(new A[size_t(threads)]);
+    std::fill(partial.get(), partial.get() + threads, R::template identity<A>());
+    iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t c) {
+        A acc = R::template identity<A>();
+        std::array<const void*, N> ptr;
+        iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+            for (size_t k = 0; k < N; ++k)
+                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+            kernel(expr, ptr.data(), inner.data(), n, packets, &acc);
+        });
+        partial[size_t(c)] = acc;
+    });
+    A result = R::template identity<A>();
+    for (int c = 0; c < threads; ++c) result = R::merge(result, partial[size_t(c)]);
+    return result;
+}
+
 struct ReduceEvaluator {
     // Reduces every element of e (shape `shape`, non-empty) with R.
     template <class R, class E>
@@ -233,32 +294,8 @@ struct ReduceEvaluator {
             const auto b = bind<0>(e, RunArgs{nullptr, nullptr});
             return R::step(R::template identity<A>(), scalar_at(b, 0));
         } else {
-            Operands<N> ops;
-            collect_leaves<0>(e, shape, ops);
-            const iter::Loop<N> L = plan(shape, ops);
-            const bool packets = unit_or_broadcast(L, 0);
-            std::array<int64_t, N> inner;
-            for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-            const int threads = getNumThreads();
-            std::unique_ptr<A[]> partial(new A[size_t(threads)]);
-            std::fill(partial.get(), partial.get() + threads, R::template identity<A>());
-            iter::parallel_for(
-                L.numel, iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t c) {
-                    A acc = R::template identity<A>();
-                    std::array<const void*, N> ptr;
-                    iter::for_each_run(
-                        L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
-                            for (size_t k = 0; k < N; ++k)
-                                ptr[k] = static_cast<const char*>(ops.base[k]) +
-                                         off[k] * ops.elem_size[k];
-                            const auto b = bind<0>(e, RunArgs{ptr.data(), inner.data()});
-                            acc = reduce_run<R, E>(b, n, packets, acc);
-                        });
-                    partial[size_t(c)] = acc;
-                });
-            A result = R::template identity<A>();
-            for (int c = 0; c < threads; ++c) result = R::merge(result, partial[size_t(c)]);
-            return result;
+            const auto leaves = gather_leaves(e);
+            return drive_reduce_all<R, A, N>(shape, leaves.data(), &reduce_kernel<R, E, A>, &e);
         }
     }
 
