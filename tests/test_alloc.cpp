@@ -51,8 +51,26 @@ TEST_CASE("no heap allocation per assignment into an existing tensor") {
     t7::FloatTensor sq(40, 40), sq2(40, 40);
     sq2 = 1.f;
     CHECK(allocations([&] { sq = sq2.t() + sq2; }) == 0);   // tiled path
-    CHECK(allocations([&] { (void)t7::sum(a * b); }) <= 1); // one small partials array
+    CHECK(allocations([&] { (void)t7::sum(a * b); }) == 0); // below the grain: no partials
+    t7::FloatTensor big(40000);
+    big = 1.f;
+    CHECK(allocations([&] { (void)t7::sum(big * 2.f); }) <= 1); // one small partials array
     CHECK(y(3, 4) == doctest::Approx(2.f));
+    // Reductions into an existing result: nothing after the first call (which
+    // may size the calling thread's scratch accumulator).
+    t7::FloatTensor rows(64, 1), cols(1, 33);
+    t7::LongTensor where(64, 1);
+    auto reductions = [&] {
+        t7::sum(rows, a * b, 1);
+        t7::sum(cols, a, 0);
+        t7::max(rows, where, a - b, 1);
+        t7::mean(rows, a, 1);
+        t7::var(cols, a, 0);
+        t7::cumsum(y, a, 1);
+    };
+    reductions();
+    CHECK(allocations(reductions) == 0);
+    CHECK(rows(5, 0) == doctest::Approx(1.f)); // mean of ones
     // Sanity: the counter does count.
     CHECK(allocations([&] { t7::FloatTensor t(10); }) > 0);
 }

@@ -237,6 +237,232 @@ auto std(const E& e, int64_t dim, bool biased = false) {
     return v;
 }
 
+// ---- into an existing result (the dimension is kept with size 1) --------------------
+// t7::sum(out, e, dim) and the rest write into `out`, resized to the result's
+// shape if it has another (as Torch7's result tensors are), without
+// allocating once out has room: the reduction accumulates in out itself when
+// it has the accumulator's type, else in a scratch accumulator that the
+// calling thread keeps for the next call. `out` may be of any element type.
+namespace detail {
+
+// A tensor of shape s for intermediate results. On the CPU each thread keeps
+// one per type and slot and reuses its memory; other devices allocate (their
+// allocators cache freed blocks).
+template <class A, class D, int Slot = 0>
+Tensor<A, D> scratch(const Shape& s) {
+    if constexpr (std::is_same_v<D, CPU>) {
+        static thread_local Tensor<A, CPU> keep;
+        keep.resize(s);
+        return keep;
+    } else {
+        return Tensor<A, D>(s);
+    }
+}
+
+// Checks the input, then shapes `out` as the reduction along dim of e; returns
+// the input's shape (dim wrapped into `d`). When out shares memory with an
+// input, `safe` is false: the caller must not write into out before reading.
+template <class T, class D, class E>
+Shape shape_result(Tensor<T, D>& out, const E& e, int64_t dim, int64_t& d, bool& safe,
+                   const char* op) {
+    using ED = expr_device_t<E>;
+    static_assert(std::is_same_v<ED, D>, "reduction into a result on another device");
+    const int device = check_devices(e, op);
+    if (out.storage().valid() && out.dim() > 0 && out.getDevice() != device)
+        fail<DeviceError>(op, ": the result is on ", device_label<D>(out.getDevice()),
+                          " but the input on ", device_label<D>(device));
+    Shape shape = reduce_shape(e, op, false);
+    d = reduce_dim_index(shape, dim, op);
+    safe = true;
+    for_each_leaf(e, [&](const auto& l) {
+        safe = safe && !(out.storage().valid() && l.tensor.storage().id() == out.storage().id());
+    });
+    return shape;
+}
+
+// The shape of a reduction of e along dim (size 1 there).
+template <class E>
+Shape kept_shape(const E& e, int64_t dim, const char* op) {
+    Shape keep = reduce_shape(as_node(e), op, false);
+    keep[size_t(reduce_dim_index(keep, dim, op))] = 1;
+    return keep;
+}
+
+template <class T, class D>
+void resize_result(Tensor<T, D>& out, const Shape& keep) {
+    if (!(out.sizes() == keep)) out.resize(keep);
+}
+
+// out = e, out first resized to e's shape; alias-safe (an input sharing out's
+// memory is read before out is resized).
+template <class T, class D, class E>
+void assign_resized(Tensor<T, D>& out, const E& e, const Shape& shape) {
+    if (out.sizes() == shape) {
+        out.assign(e);
+        return;
+    }
+    bool shared = false;
+    for_each_leaf(as_node(e), [&](const auto& l) {
+        shared = shared || (out.storage().valid() && l.tensor.storage().id() == out.storage().id());
+    });
+    if (!shared) {
+        out.resize(shape);
+        out.assign(e);
+        return;
+    }
+    Tensor<T, D> values;
+    values.assign(e);
+    out.resize(shape);
+    out.copy(values);
+}
+
+// Accumulates R along dim of e into out (converted to out's type).
+template <class R, class T, class D, class E>
+Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op) {
+    auto e = as_node(expr);
+    using A = typename R::template acc<typename decltype(e)::value_type>;
+    int64_t d;
+    bool safe;
+    const Shape shape = shape_result(out, e, dim, d, safe, op);
+    Shape keep = shape;
+    keep[size_t(d)] = 1;
+    typename DeviceMemory<D>::Scope scope(out.storage().valid() ? out.getDevice()
+                                                                : check_devices(e, op));
+    if (safe) resize_result(out, keep);
+    if constexpr (std::is_same_v<A, T>) {
+        if (safe && out.isContiguous()) {
+            out.fill(R::template identity<A>());
+            Evaluator<D>::template reduce_into<R>(out, e, shape);
+            return out;
+        }
+    }
+    Tensor<A, D> acc = safe ? scratch<A, D>(keep) : Tensor<A, D>(keep);
+    acc.fill(R::template identity<A>());
+    Evaluator<D>::template reduce_into<R>(acc, e, shape);
+    resize_result(out, keep);
+    return out.copy(acc);
+}
+
+template <class D>
+Tensor<int64_t, D>* no_indices() {
+    return nullptr;
+}
+
+template <class R, class T, class D, class E>
+void arg_reduce_into(Tensor<T, D>& values, Tensor<int64_t, D>* indices, const E& expr, int64_t dim,
+                     const char* op) {
+    auto e = as_node(expr);
+    using V = compute_t<typename decltype(e)::value_type>;
+    int64_t d;
+    bool safe;
+    const Shape shape = shape_result(values, e, dim, d, safe, op);
+    if (indices)
+        for_each_leaf(e, [&](const auto& l) {
+            safe = safe && !(indices->storage().valid() &&
+                             l.tensor.storage().id() == indices->storage().id());
+        });
+    Shape keep = shape;
+    keep[size_t(d)] = 1;
+    typename DeviceMemory<D>::Scope scope(check_devices(e, op));
+    // Write straight into the results when they are contiguous and of the
+    // evaluator's types; else into scratch tensors (slots 0 and 1: V may be int64_t).
+    Tensor<V, D> vals;
+    Tensor<int64_t, D> idx;
+    bool vals_direct = false, idx_direct = false;
+    if (safe) {
+        if constexpr (std::is_same_v<T, V>) {
+            resize_result(values, keep);
+            vals_direct = values.isContiguous();
+            if (vals_direct) vals.set(values);
+        }
+        if (indices) {
+            resize_result(*indices, keep);
+            idx_direct = indices->isContiguous();
+            if (idx_direct) idx.set(*indices);
+        }
+    }
+    if (!vals_direct) vals.set(safe ? scratch<V, D, 0>(keep) : Tensor<V, D>(keep));
+    if (!idx_direct) idx.set(safe ? scratch<int64_t, D, 1>(keep) : Tensor<int64_t, D>(keep));
+    Evaluator<D>::template arg_reduce_into<R>(vals, idx, e, shape, d);
+    if (!vals_direct) {
+        resize_result(values, keep);
+        values.copy(vals);
+    }
+    if (indices && !idx_direct) {
+        resize_result(*indices, keep);
+        indices->copy(idx);
+    }
+}
+
+} // namespace detail
+
+template <class T, class D, Expression E>
+Tensor<T, D>& sum(Tensor<T, D>& out, const E& e, int64_t dim) {
+    return detail::reduce_dim_into<red::sum>(out, e, dim, "sum");
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& prod(Tensor<T, D>& out, const E& e, int64_t dim) {
+    return detail::reduce_dim_into<red::prod>(out, e, dim, "prod");
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& max(Tensor<T, D>& values, const E& e, int64_t dim) {
+    detail::arg_reduce_into<red::max>(values, detail::no_indices<D>(), e, dim, "max");
+    return values;
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& min(Tensor<T, D>& values, const E& e, int64_t dim) {
+    detail::arg_reduce_into<red::min>(values, detail::no_indices<D>(), e, dim, "min");
+    return values;
+}
+// Torch7's torch.max(values, indices, x, dim): 0-based positions into `indices`.
+template <class T, class D, Expression E>
+void max(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const E& e, int64_t dim) {
+    detail::arg_reduce_into<red::max>(values, &indices, e, dim, "max");
+}
+template <class T, class D, Expression E>
+void min(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const E& e, int64_t dim) {
+    detail::arg_reduce_into<red::min>(values, &indices, e, dim, "min");
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& mean(Tensor<T, D>& out, const E& e, int64_t dim) {
+    const double n = double(detail::count_along(as_node(e), dim, "mean"));
+    auto s = detail::scratch<double, D, 1>(detail::kept_shape(e, dim, "mean"));
+    detail::reduce_dim_into<red::sum>(s, t7::cast<double>(e), dim, "mean");
+    detail::resize_result(out, s.sizes());
+    return out.assign(t7::cast<T>(s / n));
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& norm(Tensor<T, D>& out, const E& e, double p, int64_t dim) {
+    auto s = detail::scratch<double, D, 1>(detail::kept_shape(e, dim, "norm"));
+    const auto x = t7::cast<double>(e);
+    if (p == 2) {
+        detail::reduce_dim_into<red::sum>(s, x * x, dim, "norm");
+        detail::resize_result(out, s.sizes());
+        return out.assign(t7::cast<T>(t7::sqrt(s)));
+    }
+    detail::reduce_dim_into<red::sum>(s, t7::pow(t7::abs(x), p), dim, "norm");
+    detail::resize_result(out, s.sizes());
+    return out.assign(t7::cast<T>(t7::pow(s, 1.0 / p)));
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& var(Tensor<T, D>& out, const E& e, int64_t dim, bool biased = false) {
+    const int64_t n = detail::count_along(as_node(e), dim, "var");
+    const auto x = t7::cast<double>(e);
+    const Shape keep = detail::kept_shape(e, dim, "var");
+    auto m = detail::scratch<double, D, 1>(keep);
+    auto ss = detail::scratch<double, D, 2>(keep);
+    detail::reduce_dim_into<red::sum>(m, x, dim, "var");
+    m /= double(n);
+    detail::reduce_dim_into<red::sum>(ss, (x - m) * (x - m), dim, "var");
+    detail::resize_result(out, ss.sizes());
+    return out.assign(t7::cast<T>(ss / double(biased || n == 1 ? n : n - 1)));
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& std(Tensor<T, D>& out, const E& e, int64_t dim, bool biased = false) {
+    var(out, e, dim, biased);
+    return out.assign(t7::sqrt(out));
+}
+
 namespace detail {
 // In-place scan along dim of a contiguous tensor: x[i] = op(x[i-1], x[i]).
 template <class Op, class T, class D>
@@ -268,6 +494,23 @@ auto cumsum(const E& e, int64_t dim) {
     auto x = t7::eval(t7::cast<V>(e));
     detail::scan(x, detail::reduce_dim_index(x.sizes(), dim, "cumsum"), op::add{});
     return x;
+}
+// Scans into an existing result of any element type (resized to e's shape).
+template <class T, class D, Expression E>
+Tensor<T, D>& cumsum(Tensor<T, D>& out, const E& e, int64_t dim) {
+    const Shape shape = detail::reduce_shape(as_node(e), "cumsum", false);
+    const int64_t d = detail::reduce_dim_index(shape, dim, "cumsum");
+    detail::assign_resized(out, e, shape);
+    detail::scan(out, d, op::add{});
+    return out;
+}
+template <class T, class D, Expression E>
+Tensor<T, D>& cumprod(Tensor<T, D>& out, const E& e, int64_t dim) {
+    const Shape shape = detail::reduce_shape(as_node(e), "cumprod", false);
+    const int64_t d = detail::reduce_dim_index(shape, dim, "cumprod");
+    detail::assign_resized(out, e, shape);
+    detail::scan(out, d, op::mul{});
+    return out;
 }
 template <Expression E>
 auto cumprod(const E& e, int64_t dim) {
