@@ -97,6 +97,17 @@ void elementwise(int64_t n) {
         split(n, [&](int64_t bg, int64_t e) { ey.segment(bg, e - bg) = expr(bg, e - bg); });
     };
 
+    Row w1{"W1 y=x (copy)", n, 8.0 * double(n), 0, 0, 0, copy};
+    time_row(
+        w1, k, [&] { y = a; },
+        [&] {
+            split(n, [&](int64_t bg, int64_t e) {
+                std::memcpy(Y + bg, A + bg, size_t(e - bg) * sizeof(float));
+            });
+        },
+        [&] { eig([&](int64_t o, int64_t m) { return ea.segment(o, m); }); });
+    report(w1);
+
     Row w2{"W2 y=a+s*b", n, 12.0 * double(n), 0, 0, 0, copy};
     time_row(
         w2, k, [&] { y = a + s * b; },
@@ -180,17 +191,18 @@ void elementwise(int64_t n) {
     report(w7);
 }
 
-void matrices() {
-    const int64_t m = 4096, n = m * m;
+void matrices(int64_t m) {
+    const int64_t n = m * m;
+    const std::string size = " (" + std::to_string(m) + "^2)";
     const double copy = copy_bandwidth(n);
     FloatTensor x = filled({m, m}, 0, 1, 5), y(m, m), r = filled({1, m}, 0, 1, 6),
                 c = filled({m, 1}, 0, 1, 7);
     float *X = x.data(), *Y = y.data(), *R = r.data(), *Cc = c.data();
     Mat ex(X, m, m), ey(Y, m, m);
 
-    Row w5{"W5 y=x.t()+x (4096^2)", n, 12.0 * double(n), 0, 0, 0, copy};
+    Row w5{"W5 y=x.t()+x" + size, n, 12.0 * double(n), 0, 0, 0, copy};
     time_row(
-        w5, 1, [&] { y = x.t() + x; },
+        w5, inner_calls(n), [&] { y = x.t() + x; },
         [&] {
             split(
                 m / 64,
@@ -214,11 +226,11 @@ void matrices() {
         });
     report(w5);
 
-    Row w6{"W6 y=a*r+c bcast (4096^2)", n, 8.0 * double(n), 0, 0, 0, copy};
+    Row w6{"W6 y=a*r+c bcast" + size, n, 8.0 * double(n), 0, 0, 0, copy};
     Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>> er(R, m);
     Eigen::Map<Eigen::Array<float, Eigen::Dynamic, 1>> ec(Cc, m);
     time_row(
-        w6, 1, [&] { y = x * r + c; },
+        w6, inner_calls(n), [&] { y = x * r + c; },
         [&] {
             split(
                 m,
@@ -241,10 +253,10 @@ void matrices() {
 
     FloatTensor rows_out(m, 1), cols_out(1, m);
     float *RO = rows_out.data(), *CO = cols_out.data();
-    Row w8r{"W8 row sums (4096^2)", n, 4.0 * double(n), 0, 0, 0, copy};
+    Row w8r{"W8 row sums" + size, n, 4.0 * double(n), 0, 0, 0, copy};
     Eigen::Map<Eigen::VectorXf> ero(RO, m);
     time_row(
-        w8r, 1, [&] { rows_out = t7::sum(x, 1); },
+        w8r, inner_calls(n), [&] { t7::sum(rows_out, x, 1); },
         [&] {
             split(
                 m,
@@ -270,12 +282,12 @@ void matrices() {
         });
     report(w8r);
 
-    Row w8c{"W8 col sums (4096^2)", n, 4.0 * double(n), 0, 0, 0, copy};
+    Row w8c{"W8 col sums" + size, n, 4.0 * double(n), 0, 0, 0, copy};
     Eigen::Map<Eigen::RowVectorXf> eco(CO, m);
     // The hand loop's per-thread float rows, allocated once (not per call).
     std::vector<std::vector<float>> part(size_t(g_threads), std::vector<float>(size_t(m), 0.f));
     time_row(
-        w8c, 1, [&] { cols_out = t7::sum(x, 0); },
+        w8c, inner_calls(n), [&] { t7::sum(cols_out, x, 0); },
         [&] {
             split(
                 m,
@@ -307,9 +319,8 @@ int main(int argc, char** argv) {
         g_threads = threads;
         t7::setNumThreads(threads);
         std::printf("\n== %d thread(s) ==\n", threads);
-        elementwise(int64_t(1) << 24);
-        elementwise(int64_t(1) << 10);
-        matrices();
+        for (int log2 : {10, 16, 24}) elementwise(int64_t(1) << log2);
+        for (int64_t m : {256, 4096}) matrices(m);
     }
     return 0;
 }

@@ -8,7 +8,7 @@ printing) with tensor7 / Eigen::Tensor / Eigen::Array, and programs with 0 and
 20 distinct expressions, whose difference / 20 is the cost of one more distinct
 expression. Each figure is the best of --reps compilations.
 
-    bench/compile_time.py [--cxx g++] [--reps 3] [--flags "-O2"]
+    bench/compile_time.py [--cxx g++] [--reps 3] [--flags "-O2"] [--only TEXT]
 """
 import argparse, os, resource, subprocess, sys, tempfile
 
@@ -104,6 +104,7 @@ def main():
     ap.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--flags", default="-O2")
+    ap.add_argument("--only", default="", help="run the probes whose name contains this text")
     args = ap.parse_args()
     eigen = subprocess.run(["pkg-config", "--cflags", "eigen3"], capture_output=True, text=True,
                            check=True).stdout.split()
@@ -134,6 +135,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{args.cxx} {' '.join(flags)}\n(CPU seconds, best of {args.reps})")
         for name, src in probes:
+            if args.only not in name:
+                continue
             try:
                 best = min(cpu_seconds(args.cxx, flags, src, tmp) for _ in range(args.reps))
             except subprocess.CalledProcessError:
