@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -25,8 +26,23 @@ public:
     }
     template <class It>
     requires(!std::is_integral_v<It>) Shape(It first, It last) { assign(first, last); }
-    Shape(const Shape& o) { copy_from(o); }
-    Shape(Shape&& o) noexcept { steal(o); }
+    // Copies construct the inline buffer straight from the source's (no zeroing
+    // first): handles are copied on every expression, so this is a hot path.
+    Shape(const Shape& o) : inline_(o.inline_), size_(o.size_) {
+        if (o.data_ != o.inline_.data()) {
+            size_ = 0;
+            assign(o.begin(), o.end());
+        }
+    }
+    Shape(Shape&& o) noexcept : inline_(o.inline_), size_(o.size_) {
+        if (o.data_ != o.inline_.data()) {
+            data_ = o.data_;
+            cap_ = o.cap_;
+            o.data_ = o.inline_.data();
+            o.cap_ = inline_capacity;
+        }
+        o.size_ = 0;
+    }
     Shape& operator=(const Shape& o) {
         if (this != &o) copy_from(o);
         return *this;
@@ -88,8 +104,12 @@ public:
         return n;
     }
 
+    // A plain loop: ranks are small, and a memcmp call costs more than it.
     friend bool operator==(const Shape& a, const Shape& b) {
-        return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+        if (a.size_ != b.size_) return false;
+        for (size_t i = 0; i < a.size_; ++i)
+            if (a.data_[i] != b.data_[i]) return false;
+        return true;
     }
 
     // "2x3x4", the way Torch7 prints sizes in its footers and errors.
@@ -109,11 +129,9 @@ private:
     }
     // Copying the whole fixed-size inline buffer compiles to a few vector moves;
     // a loop over size_ entries would become a memmove call costing more.
-    void copy_inline(const Shape& o) {
-        for (size_t i = 0; i < inline_capacity; ++i) inline_[i] = o.inline_[i];
-    }
+    void copy_inline(const Shape& o) { inline_ = o.inline_; }
     void copy_from(const Shape& o) {
-        if (o.size_ <= inline_capacity && data_ == inline_) {
+        if (o.size_ <= inline_capacity && data_ == inline_.data()) {
             copy_inline(o);
             size_ = o.size_;
         } else {
@@ -121,27 +139,29 @@ private:
         }
     }
     void release() {
-        if (data_ != inline_) delete[] data_;
-        data_ = inline_;
+        if (data_ != inline_.data()) delete[] data_;
+        data_ = inline_.data();
         cap_ = inline_capacity;
     }
     void steal(Shape& o) {
-        if (o.data_ == o.inline_) {
+        if (o.data_ == o.inline_.data()) {
             copy_inline(o);
-            data_ = inline_;
+            data_ = inline_.data();
             cap_ = inline_capacity;
         } else {
             data_ = o.data_;
             cap_ = o.cap_;
-            o.data_ = o.inline_;
+            o.data_ = o.inline_.data();
             o.cap_ = inline_capacity;
         }
         size_ = o.size_;
         o.size_ = 0;
     }
 
-    int64_t inline_[inline_capacity] = {}; // only the first size_ entries are meaningful
-    int64_t* data_ = inline_;
+    // Only the first size_ entries are meaningful; the rest are initialised
+    // too, so that a copy moves the whole fixed-size buffer (a few vector moves).
+    std::array<int64_t, inline_capacity> inline_{};
+    int64_t* data_ = inline_.data();
     size_t size_ = 0;
     size_t cap_ = inline_capacity;
 };
