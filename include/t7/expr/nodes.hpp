@@ -20,6 +20,16 @@ struct Leaf : ExprTag {
     using device_type = D;
     static constexpr int leaves = 1;
     Tensor<T, D> tensor;
+
+    // Constructors rather than aggregate initialisation, which g++ compiles to
+    // a zero fill of the node before the handle is copied in (every expression
+    // builds these). Explicit: a parent's tuple builds its Leaf straight from
+    // the tensor, with no temporary Leaf to move.
+    Leaf() = default;
+    explicit Leaf(const Tensor<T, D>& t) : tensor(t) {}
+    explicit Leaf(Tensor<T, D>&& t) : tensor(std::move(t)) {}
+    Leaf(ExprTag, const Tensor<T, D>& t) : tensor(t) {}
+    Leaf(ExprTag, Tensor<T, D>&& t) : tensor(std::move(t)) {}
 };
 
 // A constant operand; broadcasts to any shape.
@@ -110,6 +120,13 @@ struct Apply : ExprTag {
     static constexpr int leaves = (0 + ... + C::leaves);
     Op op;
     std::tuple<C...> children;
+
+    // Children are built in place from the operands (tensors become Leaf
+    // nodes there); see Leaf for why this is not an aggregate.
+    Apply() = default;
+    template <class... A>
+    requires(sizeof...(A) == sizeof...(C)) explicit Apply(Op o, A&&... c)
+        : op(o), children(std::forward<A>(c)...) {}
 };
 
 // ---- turning operands into nodes --------------------------------------------
@@ -128,22 +145,23 @@ auto as_node(E&& e) {
 template <class E>
 using node_t = decltype(as_node(std::declval<E>()));
 
-namespace detail {
-// What make_apply hands to the children tuple: a new Leaf for a tensor, the node
-// itself (by reference, so the tuple moves it once) otherwise.
+// The node of e without copying a tree: e itself (by reference) when it is a
+// node, a new Leaf when it is a tensor. For code that only reads the tree.
 template <class E>
-decltype(auto) child_arg(E&& e) {
+decltype(auto) node_ref(const E& e) {
     if constexpr (is_tensor_v<E>)
-        return as_node(std::forward<E>(e));
+        return as_node(e);
     else
-        return std::forward<E>(e);
+        return (e);
 }
-} // namespace detail
 
+namespace detail {} // namespace detail
+
+// The children tuple builds a Leaf straight from each tensor operand and
+// moves (or copies) node operands once.
 template <class Op, class... E>
 auto make_apply(Op op, E&&... e) {
-    return Apply<Op, node_t<E>...>{
-        {}, op, std::tuple<node_t<E>...>(detail::child_arg(std::forward<E>(e))...)};
+    return Apply<Op, node_t<E>...>(op, std::forward<E>(e)...);
 }
 
 // The type a scalar operand of Op takes beside an expression of element type V:

@@ -39,21 +39,38 @@ bool has_empty_leaf(const E& e) {
 }
 
 // The shape of a reduction's input, rejecting empty inputs where `op` needs elements.
-template <class E>
-Shape reduce_shape(const E& e, const char* op, bool allow_empty) {
-    Shape s = expr_shape(e, op);
-    if (has_empty_leaf(e)) {
+inline Shape reduce_shape_of(const LeafRef* leaves, size_t n, const char* op, bool allow_empty) {
+    Shape s = broadcast_shape(leaves, n, op);
+    bool empty = false;
+    for (size_t k = 0; k < n; ++k) empty = empty || leaves[k].sizes->empty();
+    if (empty) {
         if (!allow_empty) fail<ShapeError>(op, ": the tensor is empty");
         return Shape{};
     }
     return s;
 }
+template <class E>
+Shape reduce_shape(const E& e, const char* op, bool allow_empty) {
+    const auto leaves = gather_leaves(e);
+    return reduce_shape_of(leaves.data(), leaves.size(), op, allow_empty);
+}
+
+// The device a reduction runs on (throws DeviceError for mixed devices). A
+// tree of CPU tensors needs no look at its leaves: the CPU has one device.
+template <class E>
+int reduction_device(const E& e, const char* op) {
+    if constexpr (std::is_same_v<typename E::device_type, CPU> ||
+                  std::is_void_v<typename E::device_type>)
+        return 0;
+    else
+        return check_devices(e, op);
+}
 
 template <class R, class E>
 auto reduce_all(const E& expr, const char* op, bool allow_empty) {
-    auto e = as_node(expr);
-    typename DeviceMemory<expr_device_t<E>>::Scope scope(check_devices(e, op));
-    using V = typename decltype(e)::value_type;
+    decltype(auto) e = node_ref(expr);
+    typename DeviceMemory<expr_device_t<E>>::Scope scope(reduction_device(e, op));
+    using V = typename node_t<E>::value_type;
     using A = typename R::template acc<V>;
     Shape shape = reduce_shape(e, op, allow_empty);
     if (shape.empty() && node_t<E>::leaves > 0) return R::template identity<A>();
@@ -72,10 +89,10 @@ inline int64_t reduce_dim_index(const Shape& shape, int64_t dim, const char* op)
 // Accumulates e along `dim` into a tensor of accumulator type (size 1 at dim).
 template <class R, class E>
 auto reduce_dim(const E& expr, int64_t dim, const char* op) {
-    auto e = as_node(expr);
+    decltype(auto) e = node_ref(expr);
     using D = expr_device_t<E>;
     typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the result goes there too
-    using V = typename decltype(e)::value_type;
+    using V = typename node_t<E>::value_type;
     using A = typename R::template acc<V>;
     Shape shape = reduce_shape(e, op, false);
     int64_t d = reduce_dim_index(shape, dim, op);
@@ -102,8 +119,8 @@ using mean_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, comput
 
 template <class R, class E>
 auto arg_reduce(const E& expr, int64_t dim, const char* op) {
-    auto e = as_node(expr);
-    using V = compute_t<typename decltype(e)::value_type>;
+    decltype(auto) e = node_ref(expr);
+    using V = compute_t<typename node_t<E>::value_type>;
     using D = expr_device_t<E>;
     typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the results go there too
     Shape shape = reduce_shape(e, op, false);
@@ -319,8 +336,8 @@ void assign_resized(Tensor<T, D>& out, const E& e, const Shape& shape) {
 // Accumulates R along dim of e into out (converted to out's type).
 template <class R, class T, class D, class E>
 Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op) {
-    auto e = as_node(expr);
-    using A = typename R::template acc<typename decltype(e)::value_type>;
+    decltype(auto) e = node_ref(expr);
+    using A = typename R::template acc<typename node_t<E>::value_type>;
     int64_t d;
     bool safe;
     const Shape shape = shape_result(out, e, dim, d, safe, op);
@@ -351,8 +368,8 @@ Tensor<int64_t, D>* no_indices() {
 template <class R, class T, class D, class E>
 void arg_reduce_into(Tensor<T, D>& values, Tensor<int64_t, D>* indices, const E& expr, int64_t dim,
                      const char* op) {
-    auto e = as_node(expr);
-    using V = compute_t<typename decltype(e)::value_type>;
+    decltype(auto) e = node_ref(expr);
+    using V = compute_t<typename node_t<E>::value_type>;
     int64_t d;
     bool safe;
     const Shape shape = shape_result(values, e, dim, d, safe, op);

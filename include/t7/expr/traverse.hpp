@@ -104,6 +104,11 @@ inline bool is_contiguous(const Shape& sizes, const Shape& strides) {
 // tensor combines only with empty tensors (it has no elements to stretch), and
 // the result must have an element count int64 holds.
 inline Shape broadcast_shape(const LeafRef* leaves, size_t n, const char* op) {
+    if (n > 0 && !leaves[0].sizes->empty()) { // the common case: every leaf of one size
+        bool same = true;
+        for (size_t k = 1; k < n && same; ++k) same = *leaves[k].sizes == *leaves[0].sizes;
+        if (same) return *leaves[0].sizes;
+    }
     Shape acc;
     bool has_empty = false;
     for (size_t k = 0; k < n; ++k) {

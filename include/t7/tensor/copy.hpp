@@ -40,7 +40,10 @@ Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
             // (set rebinds the handle; `s = ...` would assign values into src).
             s.set(src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_));
         }
-        return assign(cast<T>(s));
+        if constexpr (std::is_same_v<U, T>)
+            return assign(s); // a plain copy: memcpy where the layouts allow
+        else
+            return assign(cast<T>(s));
     }
 }
 

@@ -12,6 +12,7 @@
 #include "node_eval.hpp"
 
 #include <array>
+#include <cstring>
 
 namespace t7 {
 
@@ -111,9 +112,11 @@ T7_INLINE void watch_division(bool& seen, F&& body) {
 
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1
 // the leaves, which broadcast to it and do not alias it harmfully.
+// `plain_copy`: the tree is one leaf of the destination's type, so a flat
+// assignment is a memcpy (glibc's streams large copies past the cache).
 template <size_t N>
-void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
-                  const void* expr) {
+void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel, const void* expr,
+                  bool plain_copy = false) {
     const Shape& shape = *dst.sizes;
     char* out = static_cast<char*>(const_cast<void*>(dst.data));
     bool div_by_zero = false;
@@ -132,6 +135,13 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
             std::array<const void*, N> in;
             for (size_t k = 0; k + 1 < N; ++k)
                 in[k] = static_cast<const char*>(leaves[k].data) + begin * leaves[k].elem_size;
+            if constexpr (N == 2) {
+                if (plain_copy) { // never overlapping: x = x is the one alias that gets here
+                    char* to = out + begin * dst.elem_size;
+                    if (to != in[0]) std::memcpy(to, in[0], size_t(end - begin) * dst.elem_size);
+                    return;
+                }
+            }
             watch_division(div_by_zero, [&] {
                 kernel(expr, AssignRun{out + begin * dst.elem_size, 1, in.data(), ones.data(),
                                        end - begin, RunKind::unit_packets});
@@ -189,7 +199,8 @@ struct AssignEvaluator {
     static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
         if (dst.dim() == 0) return;
         const auto leaves = gather_leaves(e);
-        drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves.data(), &assign_kernel<E, T>, &e);
+        drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves.data(), &assign_kernel<E, T>, &e,
+                                            std::is_same_v<E, Leaf<T, CPU>>);
     }
 };
 
