@@ -4,7 +4,7 @@
 // HostAllocator: at most 25% slack), one cache per device, so temporaries of
 // repeated expressions never reach cudaMalloc after the first round. When
 // cudaMalloc fails the cache is given back to the driver and the allocation
-// retried once; a second failure is a MemoryError with CUDA's message.
+// retried once; a second failure is a DeviceError with CUDA's message.
 //
 // Under a non-CUDA Thrust system (the Thrust host tests) the same code runs on
 // emulated devices: host memory, T7_EMULATED_DEVICES devices (default 2) of
@@ -214,7 +214,7 @@ void* allocate(size_t bytes, size_t& capacity, int device) {
         p = raw_malloc(capacity, device, err);
     }
     if (!p)
-        detail::fail<MemoryError>("cuda: cannot allocate ", bytes, " bytes on device ", device,
+        detail::fail<DeviceError>("cuda: cannot allocate ", bytes, " bytes on device ", device,
                                   ": ", err);
     return p;
 }

@@ -58,7 +58,7 @@ decltype(auto) guarded(const char* op, F&& f) {
     } catch (const Error&) {
         throw;
     } catch (const std::bad_alloc&) {
-        detail::fail<MemoryError>(op, ": out of device memory");
+        detail::fail<DeviceError>(op, ": out of device memory");
     } catch (const std::exception& e) {
         detail::fail<DeviceError>(op, ": ", e.what());
     }
