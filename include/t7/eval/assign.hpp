@@ -5,6 +5,7 @@
 
 #include "../expr/traverse.hpp"
 #include "../tensor/tensor.hpp"
+#include "divisors.hpp"
 
 #include <cstdint>
 #include <string>
@@ -110,6 +111,7 @@ void assign_checked(Tensor<T, D>& dst, const E& e) {
             fail<ShapeError>("assign: cannot assign an expression of size ", shape,
                              " to a tensor of size ", dst.sizes());
     }
+    check_divisors(e); // before anything is written
     if (needs_temporary(dst, e)) {
         Tensor<T, D> tmp(dst.sizes());
         Evaluator<D>::run_assign(tmp, e);

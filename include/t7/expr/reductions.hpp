@@ -57,6 +57,7 @@ auto reduce_all(const E& expr, const char* op, bool allow_empty) {
     using A = typename R::template acc<V>;
     Shape shape = reduce_shape(e, op, allow_empty);
     if (shape.empty() && node_t<E>::leaves > 0) return R::template identity<A>();
+    check_divisors(e);
     return Evaluator<expr_device_t<E>>::template reduce_all<R>(e, shape);
 }
 
@@ -81,6 +82,7 @@ auto reduce_dim(const E& expr, int64_t dim, const char* op) {
     int64_t d = reduce_dim_index(shape, dim, op);
     Shape keep = shape;
     keep[size_t(d)] = 1;
+    check_divisors(e);
     Tensor<A, D> acc(keep);
     acc.fill(R::template identity<A>());
     Evaluator<D>::template reduce_into<R>(acc, e, shape);
@@ -108,6 +110,7 @@ auto arg_reduce(const E& expr, int64_t dim, const char* op) {
     typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the results go there too
     Shape shape = reduce_shape(e, op, false);
     int64_t d = reduce_dim_index(shape, dim, op);
+    check_divisors(e);
     Shape keep = shape;
     keep[size_t(d)] = 1;
     ValuesIndices<V, D> r{Tensor<V, D>(keep), Tensor<int64_t, D>(keep)};

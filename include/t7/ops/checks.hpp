@@ -148,6 +148,7 @@ Shape check_mask(const char* op, const Tensor<T, D>& x, const N& node) {
     if (n != x.nElement())
         fail<ShapeError>(op, ": the mask has ", n, " elements (size ", shape,
                          ") but the tensor has ", x.nElement(), " (size ", x.sizes(), ")");
+    if (n > 0) check_divisors(node); // the mask is evaluated inside the masked loop
     return shape;
 }
 

@@ -103,12 +103,6 @@ struct AssignEvaluator {
         constexpr size_t N = size_t(E::leaves) + 1;
         if (dst.dim() == 0) return;
         T* out = dst.data();
-        bool div_by_zero = false;
-        auto chunk = [&](auto&& walk) {
-            detail::int_div_by_zero_flag() = false;
-            walk();
-            if (detail::int_div_by_zero_flag()) div_by_zero = true; // benign race: only set
-        };
 
         std::array<const char*, N> flat_base;
         std::array<int64_t, N> elem_size;
@@ -120,14 +114,11 @@ struct AssignEvaluator {
             }();
             iter::parallel_for(
                 dst.nElement(), iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t) {
-                    chunk([&] {
-                        std::array<const void*, N> ptr;
-                        for (size_t k = 1; k < N; ++k) ptr[k] = flat_base[k] + begin * elem_size[k];
-                        const auto b = bind<0>(e, RunArgs{ptr.data() + 1, ones.data() + 1});
-                        assign_run<E>(out + begin, 1, b, end - begin, RunKind::unit_packets);
-                    });
+                    std::array<const void*, N> ptr;
+                    for (size_t k = 1; k < N; ++k) ptr[k] = flat_base[k] + begin * elem_size[k];
+                    const auto b = bind<0>(e, RunArgs{ptr.data() + 1, ones.data() + 1});
+                    assign_run<E>(out + begin, 1, b, end - begin, RunKind::unit_packets);
                 });
-            if (div_by_zero) detail::fail<Error>("div: integer division by zero");
             return;
         }
 
@@ -155,14 +146,13 @@ struct AssignEvaluator {
             const int64_t grain =
                 std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
             iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
-                chunk([&] { iter::for_each_tiled_run(L, b, end, run); });
+                iter::for_each_tiled_run(L, b, end, run);
             });
         } else {
             iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-                chunk([&] { iter::for_each_run(L, b, end, run); });
+                iter::for_each_run(L, b, end, run);
             });
         }
-        if (div_by_zero) detail::fail<Error>("div: integer division by zero");
     }
 };
 
