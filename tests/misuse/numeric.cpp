@@ -122,3 +122,33 @@ TEST_CASE("integer division by zero throws before anything is written, on every 
         CHECK(values(f) == Values{infinity, -infinity});
     }
 }
+
+TEST_CASE("floating to integer: truncate toward zero, wrap modulo 2^N, NaN is 0") {
+    const DoubleTensor d =
+        t7::tensor<double>({-2.7, 300, not_a_number, 1e30, -1e30, infinity, -infinity, 255.9});
+    // Beyond int64's range (and +-infinity): 0 in the narrow types, the limit in Long.
+    const Ints bytes{{254, 44, 0, 0, 0, 0, 0, 255}};
+    CHECK(exact(t7::eval(t7::cast<uint8_t>(d))) == bytes);
+    CHECK(exact(d.to<uint8_t>()) == bytes);
+    CHECK(exact(d.toFloat().toByte()) == bytes);
+    CHECK(exact(ByteTensor(8).copy(d)) == bytes);
+    ByteTensor b(8);
+    b = d;
+    CHECK(exact(b) == bytes);
+    CHECK(exact(d.toInt()) == Ints{{-2, 300, 0, 0, 0, 0, 0, 255}});
+    CHECK(exact(d.toLong()) == Ints{{-2, 300, 0, long_max, long_min, long_max, long_min, 255}});
+
+    // A scalar operand takes the integer tensor's type by the same rule.
+    IntTensor i = t7::tensor<int32_t>({1, 2});
+    CHECK(exact(t7::eval(i * 1e20)) == Ints{{0, 0}});
+    CHECK(exact(t7::eval(i * 2.9)) == Ints{{2, 4}});
+    i.add(not_a_number);
+    CHECK(exact(i) == Ints{{1, 2}});
+    i.mul(-1e30);
+    CHECK(exact(i) == Ints{{0, 0}});
+    ByteTensor u = t7::tensor<uint8_t>({0, 1});
+    u.add(-1.0);
+    CHECK(exact(u) == Ints{{255, 0}});
+    u[u > 0] += 1e30;
+    CHECK(exact(u) == Ints{{255, 0}});
+}
