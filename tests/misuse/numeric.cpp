@@ -152,3 +152,14 @@ TEST_CASE("floating to integer: truncate toward zero, wrap modulo 2^N, NaN is 0"
     u[u > 0] += 1e30;
     CHECK(exact(u) == Ints{{255, 0}});
 }
+
+TEST_CASE("integer sums and products wrap; integer means are exact") {
+    const LongTensor big = t7::tensor<int64_t>({long_max, long_max, long_max});
+    CHECK(t7::mean(big) == double(long_max));
+    CHECK(values(t7::mean(big.view({1, 3}), 1)) == Values{double(long_max)});
+    CHECK(t7::sum(t7::tensor<int64_t>({long_max, 1})) == long_min);
+    CHECK(t7::prod(t7::tensor<int64_t>({long_max, 2})) == -2);
+    CHECK(exact(t7::sum(t7::tensor<int64_t>({long_max, 1}), 0)) == Ints{{long_min}});
+    const IntTensor ints = t7::tensor<int32_t>({std::numeric_limits<int32_t>::max(), 1});
+    CHECK(t7::mean(ints) == (2147483647.0 + 1.0) / 2);
+}

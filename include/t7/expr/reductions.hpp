@@ -102,6 +102,16 @@ using sum_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute
 template <class V>
 using mean_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute_t<V>, double>;
 
+// What a mean sums: integers as doubles, whose sum cannot wrap (the mean of
+// int64 values near the limits is right; an int64 sum would overflow).
+template <class E>
+decltype(auto) mean_input(const E& e) {
+    if constexpr (std::is_integral_v<typename node_t<E>::value_type>)
+        return t7::cast<double>(e);
+    else
+        return (e);
+}
+
 template <class R, class E>
 auto arg_reduce(const E& expr, int64_t dim, const char* op) {
     auto e = as_node(expr);
@@ -146,7 +156,7 @@ auto min(const E& e) {
 template <Expression E>
 double mean(const E& e) {
     double n = double(detail::reduce_shape(as_node(e), "mean", false).numel());
-    return double(sum(e)) / n;
+    return double(sum(detail::mean_input(e))) / n;
 }
 template <Expression E>
 bool any(const E& e) {
@@ -192,7 +202,7 @@ auto prod(const E& e, int64_t dim) {
 template <Expression E>
 auto mean(const E& e, int64_t dim) {
     using V = typename node_t<E>::value_type;
-    auto s = detail::reduce_dim<red::sum>(e, dim, "mean");
+    auto s = detail::reduce_dim<red::sum>(detail::mean_input(e), dim, "mean");
     double n = double(detail::count_along(as_node(e), dim, "mean"));
     return t7::eval(t7::cast<detail::mean_t<V>>(s / n));
 }
