@@ -163,3 +163,21 @@ TEST_CASE("integer sums and products wrap; integer means are exact") {
     const IntTensor ints = t7::tensor<int32_t>({std::numeric_limits<int32_t>::max(), 1});
     CHECK(t7::mean(ints) == (2147483647.0 + 1.0) / 2);
 }
+
+TEST_CASE("histc: NaN ignored, only values in [min, max] counted, bounds must be finite") {
+    const DoubleTensor x = t7::tensor<double>({1, 2, not_a_number, infinity, -infinity, 3});
+    CHECK(values(t7::histc(x, 2, 1, 3)) == Values{1, 2});
+    // bounds from the data: the finite elements' range
+    CHECK(values(t7::histc(x, 2)) == Values{1, 2});
+    // no finite element: nothing to count
+    CHECK(values(t7::histc(t7::tensor<double>({infinity, infinity}), 3)) == Values{0, 0, 0});
+    CHECK(values(t7::histc(t7::tensor<double>({not_a_number, -infinity}), 2)) == Values{0, 0});
+    // a range wider than the largest double
+    CHECK(values(t7::histc(x, 2, -1e308, 1e308)) == Values{0, 3});
+    const std::vector<std::pair<double, double>> bad{{0.0, infinity},
+                                                     {-infinity, 0.0},
+                                                     {not_a_number, 1.0},
+                                                     {0.0, not_a_number},
+                                                     {-infinity, infinity}};
+    for (auto [lo, hi] : bad) CHECK_THROWS_OP(t7::histc(x, 2, lo, hi), t7::Error, "histc:");
+}
