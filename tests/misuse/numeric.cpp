@@ -73,6 +73,9 @@ TEST_CASE("integer division by zero throws before anything is written, on every 
         check_throws_untouched<E>(
             y, [&] { y = a / (a / z); }, "div: integer division by zero");
         CHECK_THROWS_OP(t7::eval(a / z), E, "div: integer division by zero");
+        IntTensor empty;
+        CHECK_THROWS_OP(empty = a / z, E, "div: integer division by zero");
+        CHECK(empty.dim() == 0); // not resized either
     }
     SUBCASE("in place") {
         check_throws_untouched<E>(

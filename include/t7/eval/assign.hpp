@@ -103,6 +103,7 @@ void assign_checked(Tensor<T, D>& dst, const E& e) {
         if (dst.dim() == 0) return;
         fail<ShapeError>("assign: cannot assign an empty tensor to a tensor of size ", dst.sizes());
     }
+    check_divisors(e); // before anything is written (or an empty dst resized)
     if (dst.dim() == 0) {
         dst.resize(shape);
     } else {
@@ -111,7 +112,6 @@ void assign_checked(Tensor<T, D>& dst, const E& e) {
             fail<ShapeError>("assign: cannot assign an expression of size ", shape,
                              " to a tensor of size ", dst.sizes());
     }
-    check_divisors(e); // before anything is written
     if (needs_temporary(dst, e)) {
         Tensor<T, D> tmp(dst.sizes());
         Evaluator<D>::run_assign(tmp, e);
