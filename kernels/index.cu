@@ -13,6 +13,7 @@
 #include "backend.hpp"
 
 #include <t7/eval/thrust/system.hpp>
+#include <t7/expr/functors.hpp>
 
 #include <thrust/functional.h>
 #include <thrust/transform_reduce.h>
@@ -169,7 +170,8 @@ struct ScatterLine {
             if constexpr (K == ScatterKind::copy)
                 t = b[off[1] + k * sb];
             else if constexpr (K == ScatterKind::add)
-                t = convert<T>(compute_t<T>(t) + compute_t<T>(b[off[1] + k * sb]));
+                t = convert<T>(
+                    op::add{}(compute_t<T>(t), compute_t<T>(b[off[1] + k * sb]))); // wraps
             else
                 t = v;
         }

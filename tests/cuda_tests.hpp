@@ -346,6 +346,22 @@ TEST_CASE("cuda: integer arithmetic, promotion, comparisons and casts") {
     check_exact(m, [&](int64_t i) { return double(2.f * float(wave(i)) + float(at(I32, i))); });
 }
 
+// The divisor is checked (a reduction on the device) before the kernel writes.
+TEST_CASE("cuda: integer division by zero throws before anything is written") {
+    const DevT<int32_t> a = host<int32_t>({3}, [](int64_t i) { return 6 - 5 * i; }).cuda();
+    const DevT<int32_t> z = host<int32_t>({3}, [](int64_t i) { return i == 1 ? 0 : 2; }).cuda();
+    DevT<int32_t> y = host<int32_t>({3}, [](int64_t) { return 9; }).cuda();
+    const auto div0 = doctest::Contains("div: integer division by zero");
+    CHECK_THROWS_WITH_AS(y = a / z, div0, t7::Error);
+    check_exact(y, [](int64_t) { return 9.0; });
+    CHECK_THROWS_WITH_AS(y /= 0, div0, t7::Error);
+    CHECK_THROWS_WITH_AS(y[y > 0] /= 0, div0, t7::Error);
+    check_exact(y, [](int64_t) { return 9.0; });
+    CHECK_THROWS_WITH_AS(t7::sum(a / z), div0, t7::Error);
+    y = a / 2;
+    check_exact(y, [](int64_t i) { return double((6 - 5 * i) / 2); });
+}
+
 TEST_CASE("cuda: Half stores half and computes in float") {
     const HostT<float> X = host<float>({5}, [](int64_t i) { return 0.1 * double(i) + 1.0 / 3; });
     const DevT<Half> h = X.cuda().to<Half>();

@@ -81,9 +81,13 @@ struct promote {
 template <class A, class B>
 using promote_t = typename detail::promote<compute_t<A>, compute_t<B>>::type;
 
-// Converts one value as Torch7's C casts do, but without undefined behaviour:
-// floating -> integer truncates toward zero and wraps modulo 2^bits (Torch7 turns
-// -2.7 into Byte 254); NaN and values beyond int64 become 0 / saturate.
+// Converts one value as Torch7's C casts do, but without undefined behaviour.
+// The one rule for floating -> integer, used by copies, casts, assignments,
+// scalar operands and every device: truncate toward zero, then wrap modulo
+// 2^bits, as Torch7, NumPy and PyTorch (on x86) give -2.7 -> Byte 254 and
+// 300 -> Byte 44. NaN gives 0. Beyond int64's range (and +-inf) Long saturates
+// to its limits and the narrower types give 0. Integer -> integer wraps modulo
+// 2^bits (C++20).
 template <class To, class From>
 T7_HOST_DEVICE T7_INLINE To convert(From v) {
     if constexpr (std::is_same_v<To, From>) {
@@ -94,9 +98,10 @@ T7_HOST_DEVICE T7_INLINE To convert(From v) {
         return Half(float(v));
     } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
         if constexpr (sizeof(To) < 8) {
-            // Fast path: in range of int64, the narrowing below is well defined (modular).
-            if (v > From(-9.2e18) && v < From(9.2e18)) return To(static_cast<int64_t>(v));
-            return To(0);
+            // In [-2^63, 2^63) the conversion to int64 is defined, the narrowing modular.
+            if (v >= From(-9223372036854775808.0) && v < From(9223372036854775808.0))
+                return To(static_cast<int64_t>(v));
+            return To(0); // NaN, +-inf, beyond int64
         } else {
             // The limits without std::numeric_limits, whose functions nvcc does
             // not compile for the device.

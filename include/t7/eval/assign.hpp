@@ -5,6 +5,7 @@
 
 #include "../expr/traverse.hpp"
 #include "../tensor/tensor.hpp"
+#include "divisors.hpp"
 
 #include <array>
 #include <cstdint>
@@ -122,7 +123,7 @@ int check_devices(const E& e, const char* op = "expression") {
 template <class T, class D>
 void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
                    void (*run)(const Tensor<T, D>&, const void*), const void* expr,
-                   void (*name_devices)(const void*)) {
+                   void (*name_devices)(const void*), void (*divisors)(const void*)) {
     int device = dst.getDevice();
     if constexpr (!std::is_same_v<D, CPU>) { // the CPU has one device
         if (n > 0) {
@@ -140,6 +141,7 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
     if (action == AssignAction::nothing) return;
     // Allocations (an empty destination, an aliasing temporary) go to that device.
     typename DeviceMemory<D>::Scope scope(device);
+    if (divisors) divisors(expr); // integer division by zero: before anything is written
     if (action == AssignAction::resize_then_run) dst.resize(shape);
     if (needs_temporary(leaf_ref(dst), leaves, n)) {
         Tensor<T, D> tmp(dst.sizes());
@@ -158,13 +160,20 @@ template <class E>
 void name_devices(const void* e) {
     check_devices(*static_cast<const E*>(e), "assign");
 }
+template <class E>
+void check_divisors_of(const void* e) {
+    check_divisors(*static_cast<const E*>(e));
+}
 
 template <class T, class D, class E>
 void assign_checked(Tensor<T, D>& dst, const E& e) {
     const auto leaves = gather_leaves(e);
     void (*names)(const void*) = nullptr;
     if constexpr (!std::is_same_v<D, CPU>) names = &name_devices<E>;
-    assign_leaves(dst, leaves.data(), leaves.size(), &run_assign_erased<T, D, E>, &e, names);
+    void (*divisors)(const void*) = nullptr; // trees without integer division need none
+    if constexpr (has_integer_division<E>) divisors = &check_divisors_of<E>;
+    assign_leaves(dst, leaves.data(), leaves.size(), &run_assign_erased<T, D, E>, &e, names,
+                  divisors);
 }
 
 template <class T, class D, class E>

@@ -23,20 +23,12 @@ struct where {};    // mask as is, the two branches promoted
 } // namespace rule
 
 namespace detail {
-// Flags integer division by zero seen inside a loop (reported after it ends;
-// exceptions cannot leave a parallel region).
-inline bool& int_div_by_zero_flag() {
-    static thread_local bool flag = false;
-    return flag;
-}
-// True (and flagged on the host) when an integer divisor is zero.
+// An integer divisor of zero. Every evaluation path has already thrown for it
+// (eval/divisors.hpp checks divisors before anything is written); the
+// functors still answer 0 rather than trap when called directly.
 template <class T>
 T7_HOST_DEVICE bool zero_divisor(T b) {
-    if (b != 0) return false;
-#if !defined(__CUDA_ARCH__)
-    int_div_by_zero_flag() = true;
-#endif
-    return true;
+    return b == T(0);
 }
 } // namespace detail
 
@@ -139,6 +131,7 @@ struct mul {
 };
 struct div {
     using rule = rule::promote;
+    static constexpr const char* name = "div";
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
         if constexpr (std::is_integral_v<T>) {
@@ -154,6 +147,7 @@ struct div {
 // C's fmod: the result has the sign of the dividend.
 struct fmod {
     using rule = rule::promote;
+    static constexpr const char* name = "fmod";
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
         if constexpr (std::is_integral_v<T>) {
@@ -169,6 +163,7 @@ struct fmod {
 // Torch7's remainder: the result has the sign of the divisor (a - floor(a/b)*b).
 struct remainder {
     using rule = rule::promote;
+    static constexpr const char* name = "remainder";
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
         if constexpr (std::is_integral_v<T>) {
@@ -249,6 +244,7 @@ struct addcmul { // a + v * b * c (Torch7's addcmul)
 };
 struct addcdiv { // a + v * b / c (Torch7's addcdiv)
     using rule = rule::promote;
+    static constexpr const char* name = "addcdiv";
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T v, T b, T c) const {
         return add{}(a, mul{}(v, div{}(b, c)));

@@ -9,13 +9,18 @@
 namespace t7 {
 
 namespace detail {
+// A scalar operand in self's type, converted by convert's rule (1e20 or NaN
+// into an integer tensor is defined, not undefined behaviour).
+template <class T, class S>
+Scalar<compute_t<T>> scalar_of(S v) {
+    return {{}, convert<compute_t<T>>(v)};
+}
 template <class T, class D, class Op, class B>
 Tensor<T, D>& update(Tensor<T, D>& self, Op op, const B& b) {
     if constexpr (Expression<B>)
         return self.assign(make_apply(op, self, b));
     else
-        return self.assign(
-            make_apply(op, self, Scalar<compute_t<T>>{{}, static_cast<compute_t<T>>(b)}));
+        return self.assign(make_apply(op, self, scalar_of<T>(b)));
 }
 } // namespace detail
 
@@ -48,8 +53,8 @@ Tensor<T, D>& Tensor<T, D>::add(const B& b) {
 template <class T, class D>
 template <Expression B>
 Tensor<T, D>& Tensor<T, D>::add(double v, const B& b) {
-    return assign(make_apply(op::addcmul{}, *this, Scalar<compute_t<T>>{{}, compute_t<T>(v)}, b,
-                             Scalar<compute_t<T>>{{}, compute_t<T>(1)}));
+    return assign(
+        make_apply(op::addcmul{}, *this, detail::scalar_of<T>(v), b, detail::scalar_of<T>(1)));
 }
 template <class T, class D>
 template <Arithmetic S>
@@ -79,14 +84,12 @@ Tensor<T, D>& Tensor<T, D>::csub(const B& b) {
 template <class T, class D>
 template <Expression B, Expression C>
 Tensor<T, D>& Tensor<T, D>::addcmul(double v, const B& b, const C& c) {
-    return assign(
-        make_apply(op::addcmul{}, *this, Scalar<compute_t<T>>{{}, compute_t<T>(v)}, b, c));
+    return assign(make_apply(op::addcmul{}, *this, detail::scalar_of<T>(v), b, c));
 }
 template <class T, class D>
 template <Expression B, Expression C>
 Tensor<T, D>& Tensor<T, D>::addcdiv(double v, const B& b, const C& c) {
-    return assign(
-        make_apply(op::addcdiv{}, *this, Scalar<compute_t<T>>{{}, compute_t<T>(v)}, b, c));
+    return assign(make_apply(op::addcdiv{}, *this, detail::scalar_of<T>(v), b, c));
 }
 
 } // namespace t7

@@ -179,7 +179,7 @@ auto as_operand(X&& x) {
         return as_node(std::forward<X>(x));
     } else {
         using S = scalar_operand_t<Op, typename node_t<Other>::value_type>;
-        return Scalar<S>{{}, static_cast<S>(x)};
+        return Scalar<S>{{}, convert<S>(x)}; // defined for NaN and out-of-range values
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "../core/config.hpp"
 #include "../core/dtype.hpp"
+#include "functors.hpp"
 
 #include <limits>
 
@@ -19,11 +20,11 @@ struct sum {
     }
     template <class A, class V>
     T7_HOST_DEVICE static A step(A a, V x) {
-        return a + A(x);
+        return op::add{}(a, A(x)); // integer sums wrap (modulo 2^64), as integer arithmetic does
     }
     template <class A>
     T7_HOST_DEVICE static A merge(A a, A b) {
-        return a + b;
+        return op::add{}(a, b);
     }
 };
 
@@ -36,11 +37,11 @@ struct prod {
     }
     template <class A, class V>
     T7_HOST_DEVICE static A step(A a, V x) {
-        return a * A(x);
+        return op::mul{}(a, A(x));
     }
     template <class A>
     T7_HOST_DEVICE static A merge(A a, A b) {
-        return a * b;
+        return op::mul{}(a, b);
     }
 };
 

@@ -74,6 +74,7 @@ auto reduce_all(const E& expr, const char* op, bool allow_empty) {
     using A = typename R::template acc<V>;
     Shape shape = reduce_shape(e, op, allow_empty);
     if (shape.empty() && node_t<E>::leaves > 0) return R::template identity<A>();
+    check_divisors(e);
     return Evaluator<expr_device_t<E>>::template reduce_all<R>(e, shape);
 }
 
@@ -98,6 +99,7 @@ auto reduce_dim(const E& expr, int64_t dim, const char* op) {
     int64_t d = reduce_dim_index(shape, dim, op);
     Shape keep = shape;
     keep[size_t(d)] = 1;
+    check_divisors(e);
     Tensor<A, D> acc(keep);
     acc.fill(R::template identity<A>());
     Evaluator<D>::template reduce_into<R>(acc, e, shape);
@@ -117,6 +119,16 @@ using sum_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute
 template <class V>
 using mean_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute_t<V>, double>;
 
+// What a mean sums: integers as doubles, whose sum cannot wrap (the mean of
+// int64 values near the limits is right; an int64 sum would overflow).
+template <class E>
+decltype(auto) mean_input(const E& e) {
+    if constexpr (std::is_integral_v<typename node_t<E>::value_type>)
+        return t7::cast<double>(e);
+    else
+        return (e);
+}
+
 template <class R, class E>
 auto arg_reduce(const E& expr, int64_t dim, const char* op) {
     decltype(auto) e = node_ref(expr);
@@ -125,6 +137,7 @@ auto arg_reduce(const E& expr, int64_t dim, const char* op) {
     typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the results go there too
     Shape shape = reduce_shape(e, op, false);
     int64_t d = reduce_dim_index(shape, dim, op);
+    check_divisors(e);
     Shape keep = shape;
     keep[size_t(d)] = 1;
     ValuesIndices<V, D> r{Tensor<V, D>(keep), Tensor<int64_t, D>(keep)};
@@ -160,7 +173,7 @@ auto min(const E& e) {
 template <Expression E>
 double mean(const E& e) {
     double n = double(detail::reduce_shape(as_node(e), "mean", false).numel());
-    return double(sum(e)) / n;
+    return double(sum(detail::mean_input(e))) / n;
 }
 template <Expression E>
 bool any(const E& e) {
@@ -206,7 +219,7 @@ auto prod(const E& e, int64_t dim) {
 template <Expression E>
 auto mean(const E& e, int64_t dim) {
     using V = typename node_t<E>::value_type;
-    auto s = detail::reduce_dim<red::sum>(e, dim, "mean");
+    auto s = detail::reduce_dim<red::sum>(detail::mean_input(e), dim, "mean");
     double n = double(detail::count_along(as_node(e), dim, "mean"));
     return t7::eval(t7::cast<detail::mean_t<V>>(s / n));
 }
@@ -341,6 +354,7 @@ Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, con
     int64_t d;
     bool safe;
     const Shape shape = shape_result(out, e, dim, d, safe, op);
+    check_divisors(e); // before out is resized or written
     Shape keep = shape;
     keep[size_t(d)] = 1;
     typename DeviceMemory<D>::Scope scope(out.storage().valid() ? out.getDevice()
@@ -373,6 +387,7 @@ void arg_reduce_into(Tensor<T, D>& values, Tensor<int64_t, D>* indices, const E&
     int64_t d;
     bool safe;
     const Shape shape = shape_result(values, e, dim, d, safe, op);
+    check_divisors(e);
     if (indices)
         for_each_leaf(e, [&](const auto& l) {
             safe = safe && !(indices->storage().valid() &&

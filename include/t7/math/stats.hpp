@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace t7 {
@@ -23,27 +24,68 @@ double dist(const A& a, const B& b, double p = 2) {
     return t7::norm(a - b, p);
 }
 
+namespace detail {
+
+// The smallest and largest finite elements of p[0, n) (NaN and infinities
+// skipped); false if there is none.
+template <class T>
+bool finite_range(const T* p, int64_t n, double& lo, double& hi) {
+    struct Range {
+        double lo = std::numeric_limits<double>::infinity();
+        double hi = -std::numeric_limits<double>::infinity();
+    };
+    std::vector<Range> parts(static_cast<size_t>(std::max(1, getNumThreads())));
+    iter::parallel_for(n, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t chunk) {
+        Range& r = parts[size_t(chunk)];
+        for (int64_t i = b; i < e; ++i) {
+            const double v = double(p[i]);
+            if (!std::isfinite(v)) continue;
+            r.lo = std::min(r.lo, v);
+            r.hi = std::max(r.hi, v);
+        }
+    });
+    Range all;
+    for (const Range& r : parts) all.lo = std::min(all.lo, r.lo), all.hi = std::max(all.hi, r.hi);
+    lo = all.lo, hi = all.hi;
+    return lo <= hi;
+}
+
+// The bin of v, known to lie in [lo, hi] (finite): nbins equal bins, hi in the
+// last. Halved when hi - lo exceeds the largest double, so that the quotient
+// stays in [0, 1] and its conversion to an integer is defined.
+inline int64_t histc_bin(double v, double lo, double hi, int64_t nbins) {
+    double d = v - lo, w = hi - lo;
+    if (!std::isfinite(w)) d = v / 2 - lo / 2, w = hi / 2 - lo / 2;
+    const double t = w > 0 ? d / w * double(nbins) : 0; // w == 0: lo == hi == v
+    return std::min(int64_t(t), nbins - 1);
+}
+
+} // namespace detail
+
 // Histogram of x in nbins equal bins over [lo, hi]; lo == hi (the default) uses
-// x's minimum and maximum. Values outside [lo, hi] (and NaN) are not counted; a
-// value equal to hi falls in the last bin. Result: 1-D, x's element type.
+// the range of x's finite elements (Torch7 uses x's minimum and maximum; NaN or
+// an infinity there would make the bins meaningless), widened by 1 on each side
+// if it is a single value. As Torch7, only the elements inside [lo, hi] are
+// counted: never NaN, and never an infinity, since the bounds must be finite
+// (else Error). A value equal to hi falls in the last bin. Result: 1-D, x's
+// element type (all zeros when x has no finite element).
 template <class T, class D>
 Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, double hi = 0) {
     static_assert(std::is_same_v<D, CPU>, "histc: the GPU version belongs to the GPU backend");
     if (nbins < 1) detail::fail<ShapeError>("histc: number of bins ", nbins, " must be positive");
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        detail::fail<Error>("histc: the range [", lo, ", ", hi, "] is not finite");
     if (lo > hi) detail::fail<Error>("histc: min ", lo, " is greater than max ", hi);
     if (x.nElement() == 0) detail::fail<ShapeError>("histc: the tensor is empty");
-    if (lo == hi) {
-        lo = double(t7::min(x));
-        hi = double(t7::max(x));
-    }
+    const Tensor<T, D> c = x.contiguous();
+    const T* p = c.data();
+    const int64_t n = c.nElement();
+    Tensor<T, D> r = zeros<T, D>(nbins);
+    if (lo == hi && !detail::finite_range(p, n, lo, hi)) return r;
     if (lo == hi) {
         lo -= 1;
         hi += 1;
     }
-    const Tensor<T, D> c = x.contiguous();
-    const T* p = c.data();
-    const int64_t n = c.nElement();
-    const double width = hi - lo;
     const int threads = std::max(1, getNumThreads());
     auto parts = detail::guard_alloc("histc", [&] {
         return std::vector<std::vector<int64_t>>(size_t(threads),
@@ -53,12 +95,9 @@ Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, do
         int64_t* h = parts[size_t(chunk)].data();
         for (int64_t i = b; i < e; ++i) {
             const double v = double(p[i]);
-            if (!(v >= lo && v <= hi)) continue;
-            const int64_t bin = int64_t((v - lo) / width * double(nbins));
-            ++h[std::min(bin, nbins - 1)];
+            if (v >= lo && v <= hi) ++h[detail::histc_bin(v, lo, hi, nbins)]; // false for NaN
         }
     });
-    Tensor<T, D> r = zeros<T, D>(nbins);
     T* rp = r.data();
     for (int64_t k = 0; k < nbins; ++k) {
         int64_t total = 0;

@@ -148,6 +148,11 @@ Shape check_mask(const char* op, const Tensor<T, D>& x, const N& node) {
     if (n != x.nElement())
         fail<ShapeError>(op, ": the mask has ", n, " elements (size ", shape,
                          ") but the tensor has ", x.nElement(), " (size ", x.sizes(), ")");
+    // Its divisors, as the mask is evaluated inside the masked loop (one on
+    // another device than x is left alone: reducing it may not compile here).
+    using MD = typename N::device_type;
+    if constexpr (std::is_void_v<MD> || std::is_same_v<MD, D>)
+        if (n > 0) check_divisors(node);
     return shape;
 }
 

@@ -207,7 +207,8 @@ void scatter_into(const Tensor<T, D>& dst, const Shape& dst_st, int64_t step, co
                 if constexpr (K == ScatterKind::copy) {
                     t = src[ob + i * sb];
                 } else if constexpr (K == ScatterKind::add) {
-                    t = convert<T>(compute_t<T>(t) + compute_t<T>(src[ob + i * sb]));
+                    t = convert<T>(
+                        op::add{}(compute_t<T>(t), compute_t<T>(src[ob + i * sb]))); // wraps
                 } else {
                     t = value;
                 }

@@ -7,6 +7,7 @@
 // Also x[mask]'s MaskedRef.
 #pragma once
 
+#include "../expr/inplace.hpp"
 #include "../expr/reductions.hpp"
 #include "../tensor/copy.hpp"
 #include "checks.hpp"
@@ -234,19 +235,19 @@ public:
     // translation unit compiled by nvcc: the update is a fused expression).
     template <Arithmetic S>
     MaskedRef& operator+=(S v) {
-        return update(v, [](auto a, auto b) { return a + b; });
+        return update(op::add{}, v);
     }
     template <Arithmetic S>
     MaskedRef& operator-=(S v) {
-        return update(v, [](auto a, auto b) { return a - b; });
+        return update(op::sub{}, v);
     }
     template <Arithmetic S>
     MaskedRef& operator*=(S v) {
-        return update(v, [](auto a, auto b) { return a * b; });
+        return update(op::mul{}, v);
     }
     template <Arithmetic S>
     MaskedRef& operator/=(S v) {
-        return update(v, [](auto a, auto b) { return a / b; });
+        return update(op::div{}, v);
     }
 
     const Tensor<T, D>& tensor() const { return target_; }
@@ -255,17 +256,15 @@ public:
     friend std::ostream& operator<<(std::ostream& os, const MaskedRef& r) { return os << r.eval(); }
 
 private:
-    template <class S, class F>
-    MaskedRef& update(S v, F f) {
+    template <class Op, class S>
+    MaskedRef& update(Op op, S v) {
         // selected = op(selected, v), written back through the mask: the mask is
         // evaluated before anything is written, so it may read the tensor itself.
+        // The update is the in-place one (x op= v) on the selection, with its
+        // checks (integer division by zero) and its wrapping integer arithmetic.
         Tensor<T, D> sel = eval();
         if (sel.dim() == 0) return *this;
-        using C = compute_t<T>;
-        if constexpr (std::is_same_v<D, CPU>)
-            sel.apply([&](T a) { return convert<T>(f(C(a), C(v))); });
-        else
-            sel = t7::cast<T>(f(t7::cast<C>(sel), C(v)));
+        detail::update(sel, op, v);
         target_.maskedCopy(Leaf<uint8_t, D>{{}, mask_bytes()}, sel);
         return *this;
     }

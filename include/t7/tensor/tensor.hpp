@@ -169,6 +169,10 @@ public:
     template <class U, class D2>
     Tensor& copy(const Tensor<U, D2>& src);
     Tensor& fill(T v);
+    // Any other arithmetic value converts by the library's rule (core/dtype.hpp:
+    // NaN and out-of-range values are defined), not by C++'s implicit conversion.
+    template <Arithmetic S>
+    requires(!std::is_same_v<S, T>) Tensor& fill(S v) { return fill(convert<T>(v)); }
     Tensor& zero() { return fill(T(0)); }
     Tensor clone() const;
     Tensor contiguous() const;

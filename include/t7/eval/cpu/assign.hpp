@@ -101,15 +101,6 @@ void assign_kernel(const void* expr, const AssignRun& r) {
     assign_run<E>(static_cast<T*>(r.out), r.out_stride, b, r.n, r.kind);
 }
 
-// Runs `body` (which calls kernels) and reports integer division by zero seen
-// inside, whichever thread ran it.
-template <class F>
-T7_INLINE void watch_division(bool& seen, F&& body) {
-    detail::int_div_by_zero_flag() = false;
-    body();
-    if (detail::int_div_by_zero_flag()) seen = true; // benign race: only ever set
-}
-
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1
 // the leaves, which broadcast to it and do not alias it harmfully.
 // `plain_copy`: the tree is one leaf of the destination's type, so a flat
@@ -119,7 +110,6 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
                   bool plain_copy = false) {
     const Shape& shape = *dst.sizes;
     char* out = static_cast<char*>(const_cast<void*>(dst.data));
-    bool div_by_zero = false;
 
     // Fast path (TensorIterator's "contiguous" case): every operand contiguous
     // with the destination's shape is one flat unit-stride run; below the
@@ -142,17 +132,14 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
                     return;
                 }
             }
-            watch_division(div_by_zero, [&] {
-                kernel(expr, AssignRun{out + begin * dst.elem_size, 1, in.data(), ones.data(),
-                                       end - begin, RunKind::unit_packets});
-            });
+            kernel(expr, AssignRun{out + begin * dst.elem_size, 1, in.data(), ones.data(),
+                                   end - begin, RunKind::unit_packets});
         };
         if (numel < iter::parallel_grain)
             range(0, numel);
         else
             iter::parallel_for(numel, iter::parallel_grain,
                                [&](int64_t b, int64_t e, int64_t) { range(b, e); });
-        if (div_by_zero) detail::fail<Error>("div: integer division by zero");
         return;
     }
 
@@ -183,14 +170,13 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
         const int64_t grain =
             std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
         iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
-            watch_division(div_by_zero, [&] { iter::for_each_tiled_run(L, b, end, run); });
+            iter::for_each_tiled_run(L, b, end, run);
         });
     } else {
         iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-            watch_division(div_by_zero, [&] { iter::for_each_run(L, b, end, run); });
+            iter::for_each_run(L, b, end, run);
         });
     }
-    if (div_by_zero) detail::fail<Error>("div: integer division by zero");
 }
 
 struct AssignEvaluator {
