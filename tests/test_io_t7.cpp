@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include "file_bytes.hpp"
 #include "test_util.hpp"
 
 #include <cmath>
@@ -22,6 +23,7 @@
 #include <vector>
 
 using namespace t7;
+using test_util::Bin;
 using test_util::storage_values;
 using test_util::Values;
 using test_util::values;
@@ -49,8 +51,6 @@ Tensor<T> seq(const Shape& sizes, double start = 1) {
     return t;
 }
 
-// The message of the IOError that f throws (fails the test if it throws nothing
-// or anything else).
 // The message of the IOError f must throw.
 template <class F>
 std::string io_error(F&& f) {
@@ -59,27 +59,6 @@ std::string io_error(F&& f) {
 bool has(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
 }
-
-// Little-endian building blocks of a binary file.
-struct Bin {
-    std::string b;
-    Bin& i32(int32_t v) { return raw(&v, 4); }
-    Bin& i64(int64_t v) { return raw(&v, 8); }
-    Bin& f64(double v) { return raw(&v, 8); }
-    Bin& str(const std::string& s) { return i32(int32_t(s.size())).chars(s); }
-    Bin& chars(const std::string& s) {
-        b += s;
-        return *this;
-    }
-    Bin& raw(const void* p, size_t n) {
-        b.append(static_cast<const char*>(p), n);
-        return *this;
-    }
-    // TORCH header: tag, index, "V 1", class name
-    Bin& torch(int32_t index, const std::string& cls) {
-        return i32(4).i32(index).str("V 1").str(cls);
-    }
-};
 
 } // namespace
 
