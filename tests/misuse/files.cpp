@@ -1,0 +1,145 @@
+// The misuse suite, files (issue 16): hostile .t7 and .npy files, endless input and
+// failing saves. Each must end in its t7::Error subclass (IOError for a malformed
+// file) or the documented answer: nothing may crash, hang, overflow the stack, throw
+// std::bad_alloc, or lose the file that a failed save was replacing. The rules these
+// cases check are listed in include/t7/io/limits.hpp.
+#include <t7/io/npy.hpp>
+#include <t7/io/t7_reader.hpp>
+#include <t7/io/t7_writer.hpp>
+#include <t7/t7.hpp>
+
+#include <doctest/doctest.h>
+
+#include "file_bytes.hpp"
+#include "test_util.hpp"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace t7;
+using test_util::Bin;
+using test_util::message_of;
+namespace fs = std::filesystem;
+
+namespace {
+
+// What must take linear time takes well under a second here; the quadratic
+// versions these cases caught took minutes, so a generous budget tells them apart
+// even on a loaded machine or under the sanitizers.
+constexpr double kLinearBudget = 20; // seconds
+
+template <class F>
+double seconds(F&& f) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool has(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
+std::string bytes_of(const std::string& path) { return detail::read_file(path, "test"); }
+
+// A folder of its own for a test's files, removed afterwards.
+struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("t7_misuse_files_" + std::to_string(getpid()));
+    TempDir() {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string file(const std::string& name) const { return (path / name).string(); }
+    std::vector<std::string> names() const {
+        std::vector<std::string> r;
+        for (const auto& e : fs::directory_iterator(path)) r.push_back(e.path().filename());
+        std::sort(r.begin(), r.end());
+        return r;
+    }
+};
+
+// {[1] = {}, [2] = {[1] = <table 1>}, [3] = {[1] = <table 2>}, ...}: each table refers
+// back to the one before (index i + 1 is the i-th), so reading never nests more than
+// two levels deep, but the tables loaded form a chain n deep.
+std::string referenced_chain(int n) {
+    Bin b;
+    b.i32(3).i32(1).i32(n);
+    for (int i = 1; i <= n; ++i) {
+        b.i32(1).f64(i).i32(3).i32(i + 1).i32(i == 1 ? 0 : 1);
+        if (i > 1) b.i32(1).f64(1).i32(3).i32(i); // [1] = the table read before
+    }
+    return b.b;
+}
+
+} // namespace
+
+TEST_CASE("files: a chain of 300000 tables linked by references loads and is freed") {
+    TempDir dir;
+    const int n = 300000;
+    std::string path = dir.file("chain.t7");
+    detail::write_file(path, referenced_chain(n), "test"); // 14 MB
+    CHECK_THROWS_AS(load<double>(path), TypeError);        // a table, freed at once
+    Object o = loadObject(path);
+    REQUIRE(o.size() == n);
+    int depth = 1;
+    for (Object t = o.at(n); t.contains(1); t = t.at(1)) ++depth;
+    CHECK(depth == n);
+    o = Object(); // frees the chain, deepest table last: no recursion
+}
+
+TEST_CASE("files: freeing a 200000-deep chain of tables built with set() does not recurse") {
+    Object root = Object::table();
+    Object cur = root;
+    for (int i = 0; i < 200000; ++i) {
+        Object next = Object::table();
+        cur.set("next", next);
+        cur = next;
+    }
+    cur = Object();
+    // the writer refuses it (Error, not a stack overflow): no reader could read it back
+    CHECK(has(message_of<Error>([&] { serialize(root); }), "nested deeper than 512 levels"));
+    root = Object();
+}
+
+TEST_CASE("files: objects nested deeper than the limit are an IOError when read") {
+    Bin b;
+    for (int i = 1; i <= 300000; ++i) b.i32(3).i32(i).i32(1).i32(1).f64(1);
+    b.i32(0);
+    std::string m = message_of<IOError>([&] { deserialize(b.b); });
+    CHECK(has(m, "byte 12288: objects nested deeper than 512 levels"));
+}
+
+TEST_CASE("files: building a chain of 20000 tables takes linear time; cycles are still refused") {
+    CHECK(seconds([] {
+              Object t = Object::table();
+              for (int i = 0; i < 20000; ++i) {
+                  Object u = Object::table();
+                  u.set(1, t);
+                  t = u;
+              }
+              Object w = Object::table();
+              for (int i = 0; i < 20000; ++i) w = Object::table({{1, w}});
+          }) < kLinearBudget);
+    Object a = Object::table();
+    Object chain = a;
+    for (int i = 0; i < 1000; ++i) chain = Object::table({{"down", chain}});
+    CHECK_THROWS_AS(a.set("up", chain), Error); // a is 1000 levels below chain
+    CHECK_THROWS_AS(a.set(chain, 1), Error);    // as a key too
+    CHECK_THROWS_AS(a.set("self", a), Error);
+    CHECK(a.size() == 0);
+    Object b = Object::table();
+    b.set("a", a); // a table under two parents is no cycle
+    CHECK_NOTHROW(chain.set("b", b));
+}
+
