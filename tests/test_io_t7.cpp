@@ -587,6 +587,27 @@ TEST_CASE("Torch7 files: malformed input is an IOError with the byte offset") {
         Object deep = Object::table();
         for (int i = 0; i < 600; ++i) deep = Object::table({{1, deep}});
         CHECK_THROWS_AS(serialize(deep), Error);
+        // what the writer accepts, the reader reads back: both count a class instance
+        // and its table of fields as two levels, a tensor and its storage too
+        const int max = detail::t7file::kMaxDepth;
+        struct Inner {
+            const char* name;
+            Object o;
+            int levels;
+        };
+        for (const Inner& in : {Inner{"table", Object::table(), 1},
+                                Inner{"class instance", Object::table({}, "nn.Linear"), 2},
+                                Inner{"tensor", DoubleTensor(2), 2}}) {
+            for (int k = max - 3; k <= max; ++k) {
+                Object o = in.o;
+                for (int i = 0; i < k; ++i) o = Object::table({{1, o}});
+                INFO(std::string(in.name), " under ", k, " tables");
+                if (k + in.levels <= max)
+                    CHECK_NOTHROW(deserialize(serialize(o)));
+                else
+                    CHECK_THROWS_AS(serialize(o), Error);
+            }
+        }
     }
     SUBCASE("ascii: malformed numbers") {
         CHECK(has(io_error([] { deserialize("1\nabc\n", Format::Ascii); }),

@@ -143,3 +143,16 @@ TEST_CASE("files: building a chain of 20000 tables takes linear time; cycles are
     CHECK_NOTHROW(chain.set("b", b));
 }
 
+TEST_CASE("files: writing 10^5 references to a 10^5-dimensional tensor is linear") {
+    const int n = 100000;
+    Bin b; // {[0] = a ByteTensor of n dimensions of size 1, [1..n] = <that tensor>}
+    b.i32(3).i32(1).i32(n + 1).i32(1).f64(0).torch(2, "torch.ByteTensor").i32(n);
+    for (int i = 0; i < 2 * n; ++i) b.i64(1);
+    b.i64(1).torch(3, "torch.ByteStorage").i64(1).chars("x");
+    for (int i = 1; i <= n; ++i) b.i32(1).f64(i).i32(4).i32(2);
+    Object o = deserialize(b.b);
+    std::string once;
+    CHECK(seconds([&] { once = serialize(o); }) < kLinearBudget);
+    CHECK((once == b.b)); // written once, then referred to by index
+}
+
