@@ -216,8 +216,9 @@ TEST_CASE("npy: malformed files are an IOError with the byte offset") {
         };
         CHECK(has(err("(2, 4)"),
                   "byte 128: truncated file: 8 elements need 64 bytes but only 48 are left"));
-        CHECK(has(err("(1099511627776, 1024)"), "truncated file: 1125899906842624 elements"));
-        CHECK(has(err("(4294967296, 4294967296, 4294967296)"), "element count overflows"));
+        CHECK(has(err("(1099511627776, 16)"), "truncated file: 17592186044416 elements"));
+        CHECK(has(err("(4294967296, 4294967296, 4294967296)"),
+                  "element count exceeds the limit of 2^48"));
         std::string dims70 = "(";
         for (int i = 0; i < 70; ++i) dims70 += "1,";
         CHECK(has(err(dims70 + ")"), "more than 64 dimensions"));

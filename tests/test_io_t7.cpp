@@ -538,10 +538,14 @@ TEST_CASE("Torch7 files: malformed input is an IOError with the byte offset") {
                   "byte 49: torch.DoubleTensor with negative stride -1"));
         CHECK(has(io_error([&] { deserialize(tensor(-2, 1, 1, 4)); }),
                   "byte 41: torch.DoubleTensor with negative size -2"));
-        CHECK(has(io_error([&] { deserialize(tensor(int64_t(1) << 62, int64_t(1) << 40, 1, 4)); }),
+        // (size - 1) * stride overflows int64: refused, never wrapped
+        CHECK(has(io_error([&] { deserialize(tensor(int64_t(1) << 40, int64_t(1) << 40, 1, 4)); }),
+                  "reaches past the end"));
+        CHECK(has(io_error([&] { deserialize(tensor(3, INT64_MAX, 1, 4)); }),
                   "reaches past the end"));
         CHECK(has(io_error([&] { deserialize(tensor(INT64_MAX, INT64_MAX, 1, 4)); }),
-                  "reaches past the end"));
+                  "byte 41: torch.DoubleTensor of size 9223372036854775807: element count "
+                  "exceeds the limit of 2^48"));
         Bin nostorage;
         nostorage.torch(1, "torch.DoubleTensor").i32(1).i64(3).i64(1).i64(1).i32(0);
         CHECK(has(io_error([&] { deserialize(nostorage.b); }), "has no storage"));
@@ -556,7 +560,8 @@ TEST_CASE("Torch7 files: malformed input is an IOError with the byte offset") {
             .i64(0)
             .i64(1);
         overflow.torch(2, "torch.DoubleStorage").i64(1).f64(1);
-        CHECK(has(io_error([&] { deserialize(overflow.b); }), "element count overflows"));
+        CHECK(has(io_error([&] { deserialize(overflow.b); }),
+                  "element count exceeds the limit of 2^48"));
     }
     SUBCASE("references to objects not yet read, and cycles") {
         Bin fwd;

@@ -69,6 +69,17 @@ struct TempDir {
     }
 };
 
+// A DoubleTensor of the given sizes and strides over a storage of n elements, at offset 0.
+std::string tensor_file(const Shape& sizes, const Shape& strides, int64_t n) {
+    Bin b;
+    b.torch(1, "torch.DoubleTensor").i32(int32_t(sizes.size()));
+    for (int64_t s : sizes) b.i64(s);
+    for (int64_t s : strides) b.i64(s);
+    b.i64(1).torch(2, "torch.DoubleStorage").i64(n);
+    for (int64_t i = 0; i < n; ++i) b.f64(double(i));
+    return b.b;
+}
+
 // {[1] = {}, [2] = {[1] = <table 1>}, [3] = {[1] = <table 2>}, ...}: each table refers
 // back to the one before (index i + 1 is the i-th), so reading never nests more than
 // two levels deep, but the tables loaded form a chain n deep.
@@ -143,6 +154,29 @@ TEST_CASE("files: building a chain of 20000 tables takes linear time; cycles are
     CHECK_NOTHROW(chain.set("b", b));
 }
 
+TEST_CASE("files: reading 10^5 references, 10^5 objects and an 8 MB ascii storage is linear") {
+    const int n = 100000;
+    Bin refs; // {[0] = {}, [1] = <that table>, ..., [n] = <that table>}
+    refs.i32(3).i32(1).i32(n + 1).i32(1).f64(0).i32(3).i32(2).i32(0);
+    for (int i = 1; i <= n; ++i) refs.i32(1).f64(i).i32(3).i32(2);
+    Bin objects; // {[1] = {}, ..., [n] = {}}
+    objects.i32(3).i32(1).i32(n);
+    for (int i = 1; i <= n; ++i) objects.i32(1).f64(i).i32(3).i32(i + 1).i32(0);
+    const int m = 4 << 20; // "1 1 1 ...": 4M doubles in 8 MB
+    std::string ascii = "4\n1\n3\nV 1\n19\ntorch.DoubleStorage\n" + std::to_string(m) + "\n";
+    for (int i = 0; i < m; ++i) ascii += "1 ";
+    ascii.back() = '\n';
+    Object r, o, s;
+    CHECK(seconds([&] {
+              r = deserialize(refs.b);
+              o = deserialize(objects.b);
+              s = deserialize(ascii, Format::Ascii);
+          }) < kLinearBudget);
+    CHECK(r.at(n).sameAs(r.at(0)));
+    CHECK(o.size() == n);
+    CHECK(s.storage<double>().size() == m);
+}
+
 TEST_CASE("files: writing 10^5 references to a 10^5-dimensional tensor is linear") {
     const int n = 100000;
     Bin b; // {[0] = a ByteTensor of n dimensions of size 1, [1..n] = <that tensor>}
@@ -154,5 +188,47 @@ TEST_CASE("files: writing 10^5 references to a 10^5-dimensional tensor is linear
     std::string once;
     CHECK(seconds([&] { once = serialize(o); }) < kLinearBudget);
     CHECK((once == b.b)); // written once, then referred to by index
+}
+
+TEST_CASE("files: absurd element counts are an IOError") {
+    const int64_t big = int64_t(1) << 62;
+    // 2^62 copies of one element (stride 0): it would load, and no traversal would end
+    std::string m = message_of<IOError>([&] { deserialize(tensor_file({big}, {0}, 1)); });
+    CHECK(has(m, "element count exceeds the limit of 2^48"));
+    CHECK_THROWS_AS(deserialize(tensor_file({int64_t(1) << 31, int64_t(1) << 31}, {0, 0}, 1)),
+                    IOError);
+    // 62 dimensions of size 2 over 63 elements: non-zero strides, 2^62 elements
+    Shape sizes(62, 2), strides(62, 1);
+    CHECK_THROWS_AS(deserialize(tensor_file(sizes, strides, 63)), IOError);
+    // the limit itself loads
+    const int64_t limit = detail::kMaxElements;
+    CHECK(deserialize(tensor_file({limit}, {0}, 1)).tensor<double>().nElement() == limit);
+    CHECK_THROWS_AS(deserialize(tensor_file({limit + 1}, {0}, 1)), IOError);
+    // sizes * strides that overflow int64 never wrap
+    CHECK_THROWS_AS(deserialize(tensor_file({big}, {4}, 1)), IOError);
+    CHECK_THROWS_AS(deserialize(tensor_file({3, INT64_MAX}, {INT64_MAX, 1}, 1)), IOError);
+    // and through a file: load<T> reports the IOError, not a TypeError
+    TempDir dir;
+    std::string path = dir.file("huge.t7");
+    detail::write_file(path, tensor_file({big}, {0}, 1), "test");
+    CHECK_THROWS_AS(load<double>(path), IOError);
+}
+
+TEST_CASE("files: .npy shapes NumPy refuses are an IOError") {
+    auto npy = [](const std::string& shape, size_t data_bytes) {
+        return test_util::npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': " + shape +
+                                       ", }",
+                                   std::string(data_bytes, '\0'));
+    };
+    // (3) is the number 3, not a tuple: NumPy writes (3,)
+    CHECK(has(message_of<IOError>([&] { fromNpy<double>(npy("(3)", 24)); }), "(3,)"));
+    CHECK(fromNpy<double>(npy("(3,)", 24)).sizes() == Shape{3});
+    CHECK(fromNpy<double>(npy("(2, 3,)", 48)).sizes() == Shape{2, 3});
+    CHECK(fromNpy<double>(npy("()", 8)).sizes() == Shape{1});
+    // element counts that overflow int64, even beside a zero (NumPy: "array is too big")
+    CHECK_THROWS_AS(fromNpy<double>(npy("(4294967296, 4294967296, 4294967296)", 0)), IOError);
+    CHECK_THROWS_AS(fromNpy<double>(npy("(0, 4611686018427387904, 4611686018427387904)", 0)),
+                    IOError);
+    CHECK_THROWS_AS(fromNpy<double>(npy("(9223372036854775807, 2)", 0)), IOError);
 }
 
