@@ -69,6 +69,28 @@ struct TempDir {
     }
 };
 
+// While it lives, this process cannot write files past `bytes` (RLIMIT_FSIZE): a
+// write there fails with EFBIG, as on a full disk. SIGXFSZ is ignored meanwhile, so
+// that the failing write reports the error instead of killing the process.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &old_);
+        old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit lim = old_;
+        lim.rlim_cur = bytes;
+        REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &old_);
+        std::signal(SIGXFSZ, old_handler_);
+    }
+
+private:
+    rlimit old_{};
+    void (*old_handler_)(int) = SIG_DFL;
+};
+
 // A DoubleTensor of the given sizes and strides over a storage of n elements, at offset 0.
 std::string tensor_file(const Shape& sizes, const Shape& strides, int64_t n) {
     Bin b;
@@ -190,6 +212,13 @@ TEST_CASE("files: writing 10^5 references to a 10^5-dimensional tensor is linear
     CHECK((once == b.b)); // written once, then referred to by index
 }
 
+TEST_CASE("files: endless input (/dev/zero) is an IOError, never read until memory runs out") {
+    if (!fs::exists("/dev/zero")) return;
+    std::string m = message_of<IOError>([] { loadObject("/dev/zero"); });
+    CHECK(has(m, "not a regular file"));
+    CHECK_THROWS_AS(loadNpy<float>("/dev/zero"), IOError);
+}
+
 TEST_CASE("files: absurd element counts are an IOError") {
     const int64_t big = int64_t(1) << 62;
     // 2^62 copies of one element (stride 0): it would load, and no traversal would end
@@ -232,3 +261,49 @@ TEST_CASE("files: .npy shapes NumPy refuses are an IOError") {
     CHECK_THROWS_AS(fromNpy<double>(npy("(9223372036854775807, 2)", 0)), IOError);
 }
 
+TEST_CASE("files: a failed save leaves the old file as it was, and no temporary file") {
+    TempDir dir;
+    const std::string t7 = dir.file("model.t7"), npy = dir.file("x.npy");
+    save(t7, DoubleTensor(3).fill(1));
+    saveNpy(npy, DoubleTensor(3).fill(1));
+    const std::string old_t7 = bytes_of(t7), old_npy = bytes_of(npy);
+    DoubleTensor big = DoubleTensor(10000).fill(2); // 80 KB
+    {
+        FileSizeLimit limit(4096); // as a disk that fills up after 4 KB
+        std::string m = message_of<IOError>([&] { save(t7, big); });
+        CHECK(has(m, t7));
+        CHECK(has(m, "File too large"));
+        CHECK_THROWS_AS(saveObject(t7, Object::table({{"w", big}}), Format::Ascii), IOError);
+        CHECK_THROWS_AS(saveNpy(npy, big), IOError);
+    }
+    CHECK((bytes_of(t7) == old_t7));
+    CHECK((bytes_of(npy) == old_npy));
+    CHECK(dir.names() == std::vector<std::string>{"model.t7", "x.npy"});
+    // with room again, the saves replace the files
+    save(t7, big);
+    saveNpy(npy, big);
+    CHECK(load<double>(t7).nElement() == 10000);
+    CHECK(loadNpy<double>(npy).nElement() == 10000);
+    CHECK(dir.names() == std::vector<std::string>{"model.t7", "x.npy"});
+}
+
+TEST_CASE("files: a save replaces its target whole, keeping its mode and symbolic links") {
+    TempDir dir;
+    const std::string target = dir.file("target.t7"), link = dir.file("link.t7");
+    save(target, DoubleTensor(2).fill(1));
+    fs::permissions(target, fs::perms(0640));
+    fs::create_symlink("target.t7", link);
+    save(link, DoubleTensor(5).fill(3)); // through the link
+    CHECK(fs::is_symlink(link));
+    CHECK(load<double>(target).nElement() == 5);
+    CHECK((fs::status(target).permissions() & fs::perms::all) == fs::perms(0640));
+    CHECK(dir.names() == std::vector<std::string>{"link.t7", "target.t7"});
+    if (geteuid() != 0) { // root may write anywhere
+        fs::permissions(target, fs::perms(0444));
+        CHECK_THROWS_AS(save(target, DoubleTensor(1)), IOError);
+        CHECK(load<double>(target).nElement() == 5);
+    }
+    // no folder to put it in; a device that is full (written in place: nothing to replace)
+    CHECK_THROWS_AS(save("/nonexistent/dir/x.t7", DoubleTensor(1)), IOError);
+    if (fs::exists("/dev/full")) CHECK_THROWS_AS(saveObject("/dev/full", Object(1)), IOError);
+}

@@ -6,7 +6,11 @@
 //   most kMaxElements = 2^48, the address space of today's 64-bit machines: more
 //   could never be copied into memory, and without a limit a few bytes declare
 //   2^62 elements (by zero strides) that no traversal would finish. Sizes times
-//   strides are computed with overflow checks, and never wrap.
+//   strides are computed with overflow checks, and never wrap;
+// - size: a file is read at the size it has when opened; a file that is not a
+//   regular file (a pipe, a device such as /dev/zero) is read up to
+//   kMaxStreamBytes (1 GiB), and refused past that.
+// Saves are atomic (file.hpp): a failed save leaves the old file as it was.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 namespace t7::detail {
 
 inline constexpr int64_t kMaxElements = int64_t(1) << 48;
+inline constexpr uint64_t kMaxStreamBytes = uint64_t(1) << 30;
 
 // The product of the non-zero sizes (sizes >= 0): a tensor's element count when
 // none is zero, and what NumPy checks for any shape. -1 past kMaxElements; the
