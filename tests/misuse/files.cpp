@@ -121,14 +121,14 @@ TEST_CASE("files: a chain of 300000 tables linked by references loads and is fre
     TempDir dir;
     const int n = 300000;
     std::string path = dir.file("chain.t7");
-    detail::write_file(path, referenced_chain(n), "test"); // 14 MB
-    CHECK_THROWS_AS(load<double>(path), TypeError);        // a table, freed at once
+    detail::write_file(path, referenced_chain(n), "test"); // 13 MB
+    CHECK_THROWS_AS(load<double>(path), TypeError);        // it holds a table, freed here
     Object o = loadObject(path);
     REQUIRE(o.size() == n);
     int depth = 1;
     for (Object t = o.at(n); t.contains(1); t = t.at(1)) ++depth;
     CHECK(depth == n);
-    o = Object(); // frees the chain, deepest table last: no recursion
+    o = Object(); // frees the chain from its head (table n), without recursion
 }
 
 TEST_CASE("files: freeing a 200000-deep chain of tables built with set() does not recurse") {
