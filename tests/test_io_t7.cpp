@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include "file_bytes.hpp"
 #include "test_util.hpp"
 
 #include <cmath>
@@ -22,6 +23,7 @@
 #include <vector>
 
 using namespace t7;
+using test_util::Bin;
 using test_util::storage_values;
 using test_util::Values;
 using test_util::values;
@@ -49,8 +51,6 @@ Tensor<T> seq(const Shape& sizes, double start = 1) {
     return t;
 }
 
-// The message of the IOError that f throws (fails the test if it throws nothing
-// or anything else).
 // The message of the IOError f must throw.
 template <class F>
 std::string io_error(F&& f) {
@@ -59,27 +59,6 @@ std::string io_error(F&& f) {
 bool has(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
 }
-
-// Little-endian building blocks of a binary file.
-struct Bin {
-    std::string b;
-    Bin& i32(int32_t v) { return raw(&v, 4); }
-    Bin& i64(int64_t v) { return raw(&v, 8); }
-    Bin& f64(double v) { return raw(&v, 8); }
-    Bin& str(const std::string& s) { return i32(int32_t(s.size())).chars(s); }
-    Bin& chars(const std::string& s) {
-        b += s;
-        return *this;
-    }
-    Bin& raw(const void* p, size_t n) {
-        b.append(static_cast<const char*>(p), n);
-        return *this;
-    }
-    // TORCH header: tag, index, "V 1", class name
-    Bin& torch(int32_t index, const std::string& cls) {
-        return i32(4).i32(index).str("V 1").str(cls);
-    }
-};
 
 } // namespace
 
@@ -559,10 +538,14 @@ TEST_CASE("Torch7 files: malformed input is an IOError with the byte offset") {
                   "byte 49: torch.DoubleTensor with negative stride -1"));
         CHECK(has(io_error([&] { deserialize(tensor(-2, 1, 1, 4)); }),
                   "byte 41: torch.DoubleTensor with negative size -2"));
-        CHECK(has(io_error([&] { deserialize(tensor(int64_t(1) << 62, int64_t(1) << 40, 1, 4)); }),
+        // (size - 1) * stride overflows int64: refused, never wrapped
+        CHECK(has(io_error([&] { deserialize(tensor(int64_t(1) << 40, int64_t(1) << 40, 1, 4)); }),
+                  "reaches past the end"));
+        CHECK(has(io_error([&] { deserialize(tensor(3, INT64_MAX, 1, 4)); }),
                   "reaches past the end"));
         CHECK(has(io_error([&] { deserialize(tensor(INT64_MAX, INT64_MAX, 1, 4)); }),
-                  "reaches past the end"));
+                  "byte 41: torch.DoubleTensor of size 9223372036854775807: element count "
+                  "exceeds the limit of 2^48"));
         Bin nostorage;
         nostorage.torch(1, "torch.DoubleTensor").i32(1).i64(3).i64(1).i64(1).i32(0);
         CHECK(has(io_error([&] { deserialize(nostorage.b); }), "has no storage"));
@@ -577,7 +560,8 @@ TEST_CASE("Torch7 files: malformed input is an IOError with the byte offset") {
             .i64(0)
             .i64(1);
         overflow.torch(2, "torch.DoubleStorage").i64(1).f64(1);
-        CHECK(has(io_error([&] { deserialize(overflow.b); }), "element count overflows"));
+        CHECK(has(io_error([&] { deserialize(overflow.b); }),
+                  "element count exceeds the limit of 2^48"));
     }
     SUBCASE("references to objects not yet read, and cycles") {
         Bin fwd;
@@ -608,6 +592,27 @@ TEST_CASE("Torch7 files: malformed input is an IOError with the byte offset") {
         Object deep = Object::table();
         for (int i = 0; i < 600; ++i) deep = Object::table({{1, deep}});
         CHECK_THROWS_AS(serialize(deep), Error);
+        // what the writer accepts, the reader reads back: both count a class instance
+        // and its table of fields as two levels, a tensor and its storage too
+        const int max = detail::t7file::kMaxDepth;
+        struct Inner {
+            const char* name;
+            Object o;
+            int levels;
+        };
+        for (const Inner& in : {Inner{"table", Object::table(), 1},
+                                Inner{"class instance", Object::table({}, "nn.Linear"), 2},
+                                Inner{"tensor", DoubleTensor(2), 2}}) {
+            for (int k = max - 3; k <= max; ++k) {
+                Object o = in.o;
+                for (int i = 0; i < k; ++i) o = Object::table({{1, o}});
+                INFO(std::string(in.name), " under ", k, " tables");
+                if (k + in.levels <= max)
+                    CHECK_NOTHROW(deserialize(serialize(o)));
+                else
+                    CHECK_THROWS_AS(serialize(o), Error);
+            }
+        }
     }
     SUBCASE("ascii: malformed numbers") {
         CHECK(has(io_error([] { deserialize("1\nabc\n", Format::Ascii); }),

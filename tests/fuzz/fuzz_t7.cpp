@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <set>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -35,14 +36,22 @@ void touch(const t7::Tensor<T>& t) {
     }
 }
 
-void walk(const t7::Object& o, std::set<const void*>& seen) {
-    if (!seen.insert(o.id()).second) return;
-    if (o.isTensor()) std::visit([](const auto& t) { touch(t); }, o.anyTensor());
-    if (o.isTable())
-        for (const auto& [k, v] : o.entries()) {
-            walk(k, seen);
-            walk(v, seen);
-        }
+// Touches every tensor o holds, once each. Iterative: tables that refer to each
+// other load as chains deeper than any stack.
+void walk(const t7::Object& root) {
+    std::set<const void*> seen;
+    std::vector<t7::Object> todo{root};
+    while (!todo.empty()) {
+        t7::Object o = std::move(todo.back());
+        todo.pop_back();
+        if (!seen.insert(o.id()).second) continue;
+        if (o.isTensor()) std::visit([](const auto& t) { touch(t); }, o.anyTensor());
+        if (o.isTable())
+            for (const auto& [k, v] : o.entries()) {
+                todo.push_back(k);
+                todo.push_back(v);
+            }
+    }
 }
 
 } // namespace
@@ -62,8 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const t7::IOError&) {
             continue;
         }
-        std::set<const void*> seen;
-        walk(o, seen);
+        walk(o);
         std::string once = t7::serialize(o, fmt);
         std::string twice = t7::serialize(t7::deserialize(once, fmt, "fuzz (rewritten)"), fmt);
         if (once != twice) std::abort();

@@ -9,6 +9,7 @@
 #include "../eval/cpu/evaluator.hpp"
 #include "../tensor/copy.hpp"
 #include "file.hpp"
+#include "limits.hpp"
 #include "object.hpp"
 #include "t7_stream.hpp"
 
@@ -131,9 +132,11 @@ private:
         if (s_.substr(pos_, 5) == "False") return pos_ += 5, false;
         fail_at(pos_, "expected True or False for fortran_order");
     }
+    // A Python tuple: (), (3,), (2, 3) or (2, 3,). NumPy refuses (3), the number 3.
     void shape(std::vector<int64_t>& out) {
         expect('(');
         out.clear();
+        bool comma = false; // after the last entry
         for (;;) {
             skip_ws();
             if (peek() == ')') break;
@@ -148,11 +151,14 @@ private:
             if (out.size() >= 64) fail_at(at, "more than 64 dimensions in the shape");
             out.push_back(v);
             skip_ws();
-            if (peek() == ',')
+            comma = peek() == ',';
+            if (comma)
                 ++pos_;
             else if (peek() != ')')
                 fail_at(pos_, "expected ',' or ')' in the shape");
         }
+        if (out.size() == 1 && !comma)
+            fail_at(pos_, "the shape (", out[0], ") is no tuple: NumPy writes (", out[0], ",)");
         ++pos_;
     }
 
@@ -260,11 +266,11 @@ Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy") {
     if (!descr_is<T>(h.descr, swap, name, kMagicLen))
         detail::fail<TypeError>(name, ": holds dtype '", h.descr, "', not ", Tensor<T>::typeName(),
                                 " ('", descr<T>(), "')");
-    int64_t numel = 1;
-    for (int64_t s : h.shape)
-        if (__builtin_mul_overflow(numel, s, &numel))
-            detail::fail<IOError>(name, ": byte ", kMagicLen,
-                                  ": the shape's element count overflows");
+    int64_t numel = detail::element_count(h.shape);
+    if (numel < 0)
+        detail::fail<IOError>(name, ": byte ", kMagicLen,
+                              ": the shape's element count exceeds the limit of 2^48");
+    if (std::find(h.shape.begin(), h.shape.end(), 0) != h.shape.end()) numel = 0;
     size_t left = bytes.size() - h.data_at;
     if (uint64_t(numel) > left / sizeof(T))
         detail::fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel,

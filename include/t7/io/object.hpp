@@ -7,6 +7,7 @@
 #include "../core/error.hpp"
 #include "../tensor/tensor.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
@@ -179,9 +180,9 @@ public:
         table_cref("set");
         if (!key_ok(key))
             detail::fail<Error>("Object::set: a table key cannot be ", key.describe());
-        if (value.isTable() && value.reaches(node_.get()))
-            detail::fail<Error>("Object::set: the value contains this table (cycles are not "
-                                "supported)");
+        if (would_cycle(key) || would_cycle(value))
+            detail::fail<Error>("Object::set: the ", would_cycle(key) ? "key" : "value",
+                                " contains this table (cycles are not supported)");
         return set_unchecked(key, value);
     }
 
@@ -229,9 +230,13 @@ private:
         auto rep = key.key_rep();
         auto it = t.index.find(rep);
         if (it != t.index.end()) {
+            Entry& e = t.entries[it->second];
+            held(e.second, -1);
             if (!value.isNil()) {
-                t.entries[it->second].second = value;
+                held(value, +1);
+                e.second = value;
             } else { // remove: the last entry takes its place
+                held(e.first, -1);
                 size_t pos = it->second;
                 t.index.erase(it);
                 if (pos + 1 != t.entries.size()) {
@@ -243,6 +248,8 @@ private:
         } else if (!value.isNil()) {
             t.index.emplace(std::move(rep), t.entries.size());
             t.entries.emplace_back(key, value);
+            held(key, +1);
+            held(value, +1);
         }
         return *this;
     }
@@ -256,8 +263,39 @@ private:
     struct Node {
         // order matches Kind (Nil is the empty handle and never stored)
         std::variant<std::monostate, double, bool, std::string, Table, AnyTensor, AnyStorage> value;
+        // How many table entries hold this table, as key or value: set() skips its
+        // cycle search for a table no entry holds.
+        std::atomic<int64_t> holders{0};
         template <class V>
         explicit Node(V v) : value(std::move(v)) {}
+
+        // Frees the tables below this one without recursion: a table freed the
+        // usual way frees its entries, which free theirs, one stack frame group per
+        // level, and a chain of 10^5 nested tables (easily loaded from a small file
+        // whose tables refer to each other) overflowed the stack. Here each table
+        // whose last handle is ours gives up its entries to a work list first.
+        ~Node() {
+            std::vector<std::shared_ptr<Node>> orphans;
+            release_tables(orphans);
+            while (!orphans.empty()) {
+                std::shared_ptr<Node> n = std::move(orphans.back());
+                orphans.pop_back();
+                if (n.use_count() == 1) n->release_tables(orphans);
+            } // n is freed here with no table left in it
+        }
+        // Moves the tables this table holds (keys and values) to `out`, and clears it.
+        void release_tables(std::vector<std::shared_ptr<Node>>& out) {
+            auto* t = std::get_if<Table>(&value);
+            if (!t) return;
+            for (auto& [k, v] : t->entries)
+                for (Object* o : {&k, &v})
+                    if (o->isTable()) {
+                        held(*o, -1);
+                        out.push_back(std::move(o->node_));
+                    }
+            t->entries.clear();
+            t->index.clear();
+        }
     };
 
     template <class V>
@@ -283,6 +321,18 @@ private:
         default:
             return {3, 0.0, {}, id()};
         }
+    }
+    // Whether storing o in this table would make a cycle. A cycle needs a path from o
+    // to this table whose last step is a table entry holding this table: a table no
+    // entry holds (the usual bottom-up build, a fresh table) needs no search, which
+    // keeps building a chain of n tables O(n) rather than O(n^2).
+    bool would_cycle(const Object& o) const {
+        if (!o.isTable()) return false;
+        return o.sameAs(*this) || (node_->holders.load() > 0 && o.reaches(node_.get()));
+    }
+    // Counts an entry holding o (delta +1) or letting it go (-1), if o is a table.
+    static void held(const Object& o, int delta) {
+        if (o.isTable()) o.node_->holders += delta;
     }
     // Whether this table is, or holds (as key or value, at any depth), the table `target`.
     bool reaches(const void* target) const {

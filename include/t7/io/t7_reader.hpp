@@ -2,11 +2,13 @@
 // is written for hostile input: every count is checked against the bytes left in
 // the file before anything is allocated (memory stays proportional to the file
 // size), every tensor's view is checked against its storage, references must name
-// an object already read, and nesting is limited to kMaxDepth. Every failure is an
-// IOError naming the byte offset and what was wrong.
+// an object already read, and the limits of limits.hpp hold (nesting, element
+// counts, file size). Every failure is an IOError naming the byte offset and what
+// was wrong.
 #pragma once
 
 #include "file.hpp"
+#include "limits.hpp"
 #include "object.hpp"
 #include "t7_format.hpp"
 #include "t7_stream.hpp"
@@ -165,18 +167,19 @@ private:
         Object so = read_object();
 
         bool empty = n == 0;
-        int64_t numel = 1;
         for (int32_t d = 0; d < n; ++d) {
             if (sizes[d] < 0)
                 in_.fail_at(sizes_at, type, " with negative size ", sizes[d], " in dimension ", d);
-            if (sizes[d] == 0)
-                empty = true; // Torch7 ends a tensor's dimensions at a size 0
-            else if (__builtin_mul_overflow(numel, sizes[d], &numel))
-                in_.fail_at(sizes_at, type, " of size ", sizes, ": element count overflows");
+            if (sizes[d] == 0) empty = true; // Torch7 ends a tensor's dimensions at a size 0
             if (strides[d] < 0)
                 in_.fail_at(strides_at, type, " with negative stride ", strides[d],
                             " in dimension ", d);
         }
+        // A few bytes may declare 2^62 elements (all one element, by zero strides):
+        // such a tensor would load, and no traversal of it would ever end.
+        if (element_count(sizes) < 0)
+            in_.fail_at(sizes_at, type, " of size ", sizes,
+                        ": element count exceeds the limit of 2^48");
         if (!so.isNil() && !so.isStorage())
             in_.fail_at(storage_at, type, " has a ", so.typeName(),
                         " where its storage is expected");

@@ -13,6 +13,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace t7 {
@@ -60,10 +61,20 @@ private:
     static int64_t ptr(const void* p) { return int64_t(reinterpret_cast<intptr_t>(p)); }
 
     // Writes the tag and index; false if the object was written before (only its
-    // index was written), true if its contents must follow.
-    bool begin(int32_t tag, Key key) {
+    // index was written), true if its contents must follow. An Object met again is
+    // found by its id, without building its key (a tensor's key is as long as its
+    // dimensions: 10^5 references to a tensor of 10^5 dimensions took minutes);
+    // `id` is null for a tensor's storage, which is no Object of its own.
+    template <class MakeKey>
+    bool begin(int32_t tag, const void* id, MakeKey&& make_key) {
         out_.write1<int32_t>(tag);
-        auto [it, fresh] = seen_.emplace(std::move(key), next_ + 1);
+        if (id)
+            if (auto it = by_id_.find(id); it != by_id_.end()) {
+                out_.write1<int32_t>(it->second);
+                return false;
+            }
+        auto [it, fresh] = seen_.emplace(make_key(), next_ + 1);
+        if (id) by_id_.emplace(id, it->second);
         if (!fresh) {
             out_.write1<int32_t>(it->second);
             return false;
@@ -82,26 +93,33 @@ private:
         write_string(name);
     }
 
-    struct Depth {
-        int& d;
-        explicit Depth(int& depth) : d(depth) {
-            if (++d > kMaxDepth) {
-                --d;
+    // n levels of nesting, counted for as long as it lives: a new TABLE or TORCH
+    // object is one level, counted as the reader counts them (a class instance and
+    // its table of fields are two, a tensor and its storage too), so that past
+    // kMaxDepth the writer refuses what no reader would read back.
+    class Level {
+    public:
+        Level(int& depth, int n) : depth_(depth), n_(n) {
+            if (depth + n > kMaxDepth)
                 fail<Error>("serialize: objects nested deeper than ", kMaxDepth, " levels");
-            }
+            depth += n;
         }
-        ~Depth() { --d; }
+        Level(const Level&) = delete;
+        ~Level() { depth_ -= n_; }
+
+    private:
+        int& depth_;
+        int n_;
     };
 
     void write_table(const Object& o) {
-        Depth depth(depth_);
-        if (!o.className().empty()) { // a Torch class instance: name, then its fields
-            if (!begin(kTorch, {0, ptr(o.id())})) return;
+        const bool instance = !o.className().empty(); // a Torch class: name, then its fields
+        if (!begin(instance ? kTorch : kTable, o.id(), [&] { return Key{0, ptr(o.id())}; })) return;
+        Level level(depth_, instance ? 2 : 1);
+        if (instance) {
             write_class(o.className());
             out_.write1<int32_t>(kTable);
             out_.write1<int32_t>(++next_); // a fresh table holding the fields
-        } else if (!begin(kTable, {0, ptr(o.id())})) {
-            return;
         }
         const auto& entries = o.entries();
         out_.write1<int32_t>(int32_t(entries.size()));
@@ -113,13 +131,16 @@ private:
 
     template <class T>
     void write_tensor(const Tensor<T>& t, const void* id) {
-        Depth depth(depth_);
         const Storage<T>& s = t.storage();
-        Key key{1, int64_t(type_index<T>()), s.valid() ? ptr(s.id()) : -ptr(id), t.storageOffset(),
-                t.dim()};
-        key.insert(key.end(), t.sizes().begin(), t.sizes().end());
-        key.insert(key.end(), t.strides().begin(), t.strides().end());
-        if (!begin(kTorch, std::move(key))) return;
+        auto key = [&] {
+            Key k{1, int64_t(type_index<T>()), s.valid() ? ptr(s.id()) : -ptr(id),
+                  t.storageOffset(), t.dim()};
+            k.insert(k.end(), t.sizes().begin(), t.sizes().end());
+            k.insert(k.end(), t.strides().begin(), t.strides().end());
+            return k;
+        };
+        if (!begin(kTorch, id, key)) return;
+        Level level(depth_, 1);
         write_class(t.typeName());
         out_.write1<int32_t>(int32_t(t.dim()));
         out_.write(t.sizes().data(), t.sizes().size());
@@ -131,10 +152,14 @@ private:
             out_.write1<int32_t>(kNil);
     }
 
+    // id: the Object holding the storage, or null for a tensor's storage.
     template <class T>
     void write_storage(const Storage<T>& s, const void* id) {
-        if (!begin(kTorch, {2, int64_t(type_index<T>()), s.valid() ? ptr(s.id()) : -ptr(id)}))
-            return;
+        auto key = [&] {
+            return Key{2, int64_t(type_index<T>()), s.valid() ? ptr(s.id()) : -ptr(id)};
+        };
+        if (!begin(kTorch, id, key)) return;
+        Level level(depth_, 1);
         write_class(torch_type_name<T, CPU>("Storage"));
         out_.write1<int64_t>(s.size());
         out_.write(s.data(), size_t(s.size()));
@@ -152,6 +177,7 @@ private:
 
     Output out_;
     std::map<Key, int32_t> seen_;
+    std::unordered_map<const void*, int32_t> by_id_; // Objects already written
     int32_t next_ = 0;
     int depth_ = 0;
 };
