@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../expr/traverse.hpp"
+#include "../iter/overlap.hpp"
 #include "../tensor/tensor.hpp"
 
 #include <cstdint>
@@ -83,8 +84,10 @@ int check_devices(const E& e, const char* op = "expression") {
     return id;
 }
 
+// `op` names the caller in the error of a destination that overlaps itself
+// ("+=", "copy"...); the other errors are the assignment's own.
 template <class T, class D, class E>
-void assign_checked(Tensor<T, D>& dst, const E& e) {
+void assign_checked(Tensor<T, D>& dst, const E& e, const char* op) {
     int device = dst.getDevice();
     if constexpr (E::leaves > 0) {
         device = check_devices(e, "assign");
@@ -109,6 +112,7 @@ void assign_checked(Tensor<T, D>& dst, const E& e) {
         if (!broadcast_into(joined, shape) || !(joined == dst.sizes()))
             fail<ShapeError>("assign: cannot assign an expression of size ", shape,
                              " to a tensor of size ", dst.sizes());
+        check_writable(op, dst); // a freshly allocated destination cannot overlap itself
     }
     if (needs_temporary(dst, e)) {
         Tensor<T, D> tmp(dst.sizes());
@@ -120,7 +124,7 @@ void assign_checked(Tensor<T, D>& dst, const E& e) {
 }
 
 template <class T, class D, class E>
-void assign_node(Tensor<T, D>& dst, const E& e) {
+void assign_node(Tensor<T, D>& dst, const E& e, const char* op = "assign") {
     using ED = typename E::device_type;
     if constexpr (std::is_same_v<ED, MixedDevices>) {
         check_devices(e, "assign"); // throws, naming two of the devices
@@ -131,7 +135,7 @@ void assign_node(Tensor<T, D>& dst, const E& e) {
                           device_label<D>(dst.getDevice()),
                           "; only copy() moves data between devices");
     } else {
-        assign_checked(dst, e);
+        assign_checked(dst, e, op);
     }
 }
 } // namespace detail

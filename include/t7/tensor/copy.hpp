@@ -25,14 +25,12 @@ Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
                                  src.sizes(), ") but destination has ", nElement(), " (size ",
                                  sizes_, ")");
     if (nElement() == 0) return *this;
-    if constexpr (!std::is_same_v<D, D2>) {
-        detail::copy_across_devices(*this, src); // CPU <-> CUDA
+    if (!std::is_same_v<D, D2> || src.getDevice() != getDevice()) {
+        detail::check_writable("copy", *this);   // assign_node checks the other path
+        detail::copy_across_devices(*this, src); // CPU <-> CUDA, GPU <-> GPU
         return *this;
-    } else {
-        if (src.getDevice() != getDevice()) {
-            detail::copy_across_devices(*this, src); // GPU <-> GPU
-            return *this;
-        }
+    }
+    if constexpr (std::is_same_v<D, D2>) {
         Tensor<U, D2> s = src;
         if (!(src.sizes() == sizes_)) {
             // Reinterpret the source in the destination's shape; a non-contiguous
@@ -40,8 +38,9 @@ Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
             // (set rebinds the handle; `s = ...` would assign values into src).
             s.set(src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_));
         }
-        return assign(cast<T>(s));
+        detail::assign_node(*this, cast<T>(s), "copy");
     }
+    return *this;
 }
 
 template <class T, class D>
