@@ -194,3 +194,53 @@ TEST_CASE("writes: apply, map and map2 on an overlapping self are serial, as in 
         CHECK(t7::sum(x) == -64 * 40000);
     }
 }
+
+TEST_CASE("writes: indexed and masked writes refuse an overlapping destination") {
+    DoubleTensor x = DoubleTensor(3).zero();
+    DoubleTensor e = x.view(1, 3).expand(2, 3); // 2x3, strides 0x1
+    Unchanged<double> same(x);
+    const DoubleTensor src = seq({2, 3});
+    const LongTensor rows = LongTensor(2);
+    rows.data()[0] = 1;
+    rows.data()[1] = 0;
+    const LongTensor idx2 = LongTensor(2, 3).zero();
+    const ByteTensor all_set = ByteTensor(2, 3).fill(1);
+
+    check_refused([&] { e.indexCopy(0, rows, src); }, "indexCopy", "2x3", "0x1");
+    check_refused([&] { e.indexAdd(0, rows, src); }, "indexAdd", "2x3", "0x1");
+    check_refused([&] { e.scatter(0, idx2, src); }, "scatter", "2x3", "0x1");
+    check_refused([&] { e.gather(src, 0, idx2); }, "gather", "2x3", "0x1");
+    check_refused([&] { e.index(src, 0, rows); }, "index", "2x3", "0x1");
+    check_refused([&] { e.maskedCopy(all_set, src); }, "maskedCopy", "2x3", "0x1");
+    CHECK_THROWS_AS(e[all_set] = src, ShapeError);
+    CHECK_THROWS_AS(e[all_set] += 1, ShapeError);
+    CHECK_THROWS_AS(e.repeatTensor(seq({1, 3}), Shape{2, 1}), ShapeError);
+    CHECK_THROWS_AS(t7::cat(e, {seq({1, 3}), seq({1, 3})}, 0), ShapeError);
+    check_refused([&] { e.uniform(); }, "uniform", "2x3", "0x1");
+    CHECK_THROWS_AS(e.normal(), ShapeError);
+    CHECK_THROWS_AS(e.bernoulli(0.5), ShapeError);
+    CHECK_THROWS_AS(e.bernoulli(DoubleTensor(2, 3).fill(0.5)), ShapeError);
+    CHECK(same());
+
+    // Results "into" an overlapping tensor of the right size (kept as it is).
+    DoubleTensor six = DoubleTensor(1).zero();
+    DoubleTensor e6 = six.expand(6);
+    Unchanged<double> same6(six);
+    check_refused([&] { e6.maskedSelect(src, all_set); }, "maskedSelect", "6", "0");
+    ValuesIndices<double, CPU> vi{e, LongTensor(2, 3)};
+    CHECK_THROWS_AS(t7::sort(vi, src, 1), ShapeError);
+    CHECK_THROWS_AS(t7::topk(vi, src, 3, 1), ShapeError);
+    LongTensor l1 = LongTensor(1).zero();
+    LongTensor ln = l1.view(1, 1).expand(6, 2);
+    Unchanged<int64_t> samel(l1);
+    check_refused([&] { t7::nonzero(ln, src); }, "nonzero", "6x2", "0x0");
+    CHECK(same6());
+    CHECK(samel());
+    CHECK(same());
+
+    // Into a tensor of another size: resized as Torch7 does (contiguous), then written.
+    DoubleTensor r = DoubleTensor(1).zero().expand(4);
+    r.index(src, 0, rows);
+    CHECK(r.isContiguous());
+    CHECK(values(r) == Values{4, 5, 6, 1, 2, 3});
+}

@@ -16,6 +16,9 @@
 namespace t7 {
 
 // ---- index family -------------------------------------------------------------------
+// Writes of a source into self refuse a self that overlaps itself (an expanded
+// view); fills with one value (indexFill, scatter of v, maskedFill) may write
+// it. Results "into" self check it in their implementations (check_result).
 
 template <class T, class D>
 template <class I>
@@ -37,6 +40,7 @@ template <class T, class D>
 template <class I>
 Tensor<T, D>& Tensor<T, D>::indexCopy(int64_t dim, const Tensor<I, D>& idx, const Tensor& src) {
     detail::check_long("indexCopy", idx);
+    detail::check_writable("indexCopy", *this);
     if constexpr (std::is_same_v<I, int64_t>)
         op_index_scatter(detail::ops_tag{}, detail::ScatterOp::copy, "indexCopy", *this, dim, idx,
                          &src, T{});
@@ -47,6 +51,7 @@ template <class T, class D>
 template <class I>
 Tensor<T, D>& Tensor<T, D>::indexAdd(int64_t dim, const Tensor<I, D>& idx, const Tensor& src) {
     detail::check_long("indexAdd", idx);
+    detail::check_writable("indexAdd", *this);
     if constexpr (std::is_same_v<I, int64_t>)
         op_index_scatter(detail::ops_tag{}, detail::ScatterOp::add, "indexAdd", *this, dim, idx,
                          &src, T{});
@@ -87,6 +92,7 @@ template <class T, class D>
 template <class I>
 Tensor<T, D>& Tensor<T, D>::scatter(int64_t dim, const Tensor<I, D>& idx, const Tensor& src) {
     detail::check_long("scatter", idx);
+    detail::check_writable("scatter", *this);
     if constexpr (std::is_same_v<I, int64_t>)
         op_scatter(detail::ops_tag{}, *this, dim, idx, &src, T{});
     return *this;
@@ -128,6 +134,7 @@ Tensor<T, D>& Tensor<T, D>::maskedFill(const M& mask, T v) {
 template <class T, class D>
 template <Expression M>
 Tensor<T, D>& Tensor<T, D>::maskedCopy(const M& mask, const Tensor& src) {
+    detail::check_writable("maskedCopy", *this);
     op_masked_copy(detail::ops_tag{}, *this, as_node(mask), src);
     return *this;
 }
