@@ -20,6 +20,11 @@ using namespace test_util;
 
 namespace {
 
+// A user's own exception type: it must arrive as itself, not as std::terminate.
+struct UserError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // The thread count for one scope, restored afterwards.
 struct Threads {
     int saved = getNumThreads();
@@ -243,4 +248,61 @@ TEST_CASE("writes: indexed and masked writes refuse an overlapping destination")
     r.index(src, 0, rows);
     CHECK(r.isContiguous());
     CHECK(values(r) == Values{4, 5, 6, 1, 2, 3});
+}
+
+// ---------------------------------------------------------------------------------
+// 2. exceptions from user functors, on any thread
+// ---------------------------------------------------------------------------------
+
+TEST_CASE("writes: an exception from a user functor propagates at every size and thread count") {
+    for (int threads : {1, 2}) {
+        for (int64_t n : {int64_t(1000), int64_t(100000)}) { // below and above the grain
+            CAPTURE(threads);
+            CAPTURE(n);
+            Threads scope(threads);
+            FloatTensor x = seq<float>({n}, 0);
+            const float last = float(n - 1); // thrown from the last element: the last thread
+            auto boom = [last](float v) {
+                if (v == last) throw UserError("boom at the last element");
+                return v;
+            };
+            FloatTensor y = zeros<float>(n);
+            CHECK_THROWS_AS(y = t7::map(boom, x), UserError);
+            CHECK_THROWS_AS(y += t7::map(boom, x), UserError);
+            CHECK_THROWS_AS(FloatTensor(t7::map(boom, x)), UserError);
+            CHECK_THROWS_AS(t7::sum(t7::map(boom, x)), UserError);
+            auto boom_mask = [last](float v) -> uint8_t {
+                if (v == last) throw UserError("boom in a mask");
+                return v > 1;
+            };
+            CHECK_THROWS_AS(y.maskedFill(t7::map(boom_mask, x), 0), UserError);
+            CHECK_THROWS_AS(y.copy(x).apply([last](float v) {
+                if (v == last) throw UserError("apply");
+                return v;
+            }),
+                            UserError);
+            CHECK_THROWS_AS(y.copy(x).map(x,
+                                          [last](float, float v) {
+                                              if (v == last) throw UserError("map");
+                                              return v;
+                                          }),
+                            UserError);
+            CHECK_THROWS_AS(y.map2(x, x,
+                                   [last](float, float, float v) {
+                                       if (v == last) throw UserError("map2");
+                                       return v;
+                                   }),
+                            UserError);
+            // The first failing element in layout order wins, as on one thread.
+            auto two = [last](float v) {
+                if (v == 0) throw UserError("first");
+                if (v == last) throw UserError("last");
+                return v;
+            };
+            CHECK(message_of<UserError>([&] { y = t7::map(two, x); }) == "first");
+            // and the library goes on working
+            y = x + 1;
+            CHECK(double(t7::sum(y)) == double(n) * double(n + 1) / 2);
+        }
+    }
 }
