@@ -306,3 +306,65 @@ TEST_CASE("writes: an exception from a user functor propagates at every size and
         }
     }
 }
+
+// ---------------------------------------------------------------------------------
+// 3. storages under live views
+// ---------------------------------------------------------------------------------
+
+TEST_CASE("writes: a storage shared with other handles never shrinks") {
+    FloatTensor x = seq<float>({10});
+    FloatTensor tail = x.narrow(0, 8, 2);
+    Storage<float> s = x.storage();
+    const std::string msg = message_of<ShapeError>([&] { s.resize(2); });
+    CHECK_MESSAGE(contains(msg, "Storage::resize"), msg);
+    CHECK_MESSAGE(contains(msg, "10"), msg);
+    CHECK_MESSAGE(contains(msg, " 2"), msg);
+    CHECK(s.size() == 10);
+    CHECK(x.storage().size() == 10);
+    CHECK(values(tail) == Values{9, 10}); // still readable
+    CHECK(values(x) == iota(1, 10));
+    // Growing a shared storage is fine: every handle sees the new memory.
+    s.resize(12);
+    CHECK(x.storage().size() == 12);
+    CHECK(values(tail) == Values{9, 10});
+    CHECK(values(x) == iota(1, 10));
+    // A storage nobody else holds may shrink.
+    Storage<float> alone(10);
+    alone.fill(3);
+    alone.resize(2);
+    CHECK(alone.size() == 2);
+    CHECK(storage_values(alone) == Values{3, 3});
+    alone.resize(0);
+    CHECK(alone.size() == 0);
+}
+
+TEST_CASE("writes: a wrapped storage keeps its size; a tensor over it does not grow") {
+    float buf[6] = {1, 2, 3, 4, 5, 6};
+    Storage<float> s = Storage<float>::wrap(buf, 4);
+    CHECK_FALSE(s.ownsStorage());
+    CHECK_THROWS_AS(s.resize(8), ShapeError);
+    CHECK_THROWS_AS(s.resize(2), ShapeError);
+    s.resize(4); // its own size: nothing to do
+    CHECK(s.data() == buf);
+    CHECK(s.size() == 4);
+    CHECK_FALSE(s.ownsStorage());
+
+    FloatTensor t(s, 0);
+    const std::string msg = message_of<ShapeError>([&] { t.resize(8); });
+    CHECK_MESSAGE(contains(msg, "resize"), msg);
+    CHECK(t.sizes() == Shape{4});
+    CHECK(t.strides() == Shape{1});
+    CHECK(t.data() == buf);
+    CHECK(t.storage().size() == 4);
+    CHECK_THROWS_AS(t.resizeAs(FloatTensor(3, 3)), ShapeError);
+    CHECK(t.sizes() == Shape{4});
+    // A size that fits stays on the user's memory.
+    t.resize(2, 2);
+    t(1, 1) = 40;
+    CHECK(buf[3] == 40);
+    CHECK(t.data() == buf);
+    CHECK_THROWS_AS(t.resize(2, 3), ShapeError);
+    CHECK(t.sizes() == Shape{2, 2});
+    CHECK(t.strides() == Shape{2, 1});
+    CHECK(buf[4] == 5);
+}

@@ -394,6 +394,8 @@ Tensor<T, D>& Tensor<T, D>::resize(const Shape& sizes_in) {
     size_t n = detail::leading_dims(sizes_in, "resize");
     Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
     if (sizes == sizes_) return *this;
+    // Refused (a wrapped storage cannot grow) before anything changes.
+    storage_.check_resize(std::max(storage_.size(), offset_ + (n ? sizes.numel() : 0)), "resize");
     strides_ = contiguous_strides(sizes);
     sizes_ = std::move(sizes);
     int64_t need = offset_ + detail::required_extent(sizes_, strides_);
