@@ -368,3 +368,28 @@ TEST_CASE("writes: a wrapped storage keeps its size; a tensor over it does not g
     CHECK(t.strides() == Shape{2, 1});
     CHECK(buf[4] == 5);
 }
+
+// ---------------------------------------------------------------------------------
+// 4. element access
+// ---------------------------------------------------------------------------------
+
+TEST_CASE("writes: element access on an empty tensor throws") {
+    FloatTensor e;
+    const std::string msg = message_of<IndexError>([&] { (void)e(); });
+    CHECK_MESSAGE(contains(msg, "index"), msg);
+    CHECK_MESSAGE(contains(msg, "empty"), msg);
+    const FloatTensor ce;
+    CHECK_THROWS_AS((void)ce(), IndexError);
+    CHECK_THROWS_AS((void)e(0), IndexError);
+    CHECK(e.dim() == 0);
+}
+
+TEST_CASE("writes: x[i] with a negative i out of range names the index given") {
+    DoubleTensor x = seq({2, 3});
+    const std::string msg = message_of<IndexError>([&] { (void)x[-3]; });
+    CHECK_MESSAGE(contains(msg, "index -3 "), msg);
+    CHECK_MESSAGE(contains(msg, "size 2"), msg);
+    CHECK(values(x[-2]) == Values{1, 2, 3});
+    CHECK(values(x[-1]) == Values{4, 5, 6});
+    CHECK_MESSAGE(contains(message_of<IndexError>([&] { (void)x[2]; }), "index 2 "), "x[2]");
+}
