@@ -8,10 +8,8 @@
 #include "../core/error.hpp"
 #include "../core/shape.hpp"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 
 namespace t7 {
 namespace iter {
@@ -40,20 +38,24 @@ inline bool overlaps_itself(const Shape& sizes, const Shape& strides) {
     // dimensions of size > 1 by stride. Without a stride 0 and without overlap,
     // k such dimensions reach 2^k distinct elements of a storage (< 2^62): more
     // than 62 of them always overlap.
-    std::array<std::pair<int64_t, int64_t>, 62> dims; // (stride, size)
+    constexpr size_t max_dims = 62;
+    int64_t st[max_dims], sz[max_dims]; // uninitialised: no cost for what is not used
     size_t k = 0;
     for (size_t i = 0; i < sizes.size(); ++i) {
         if (sizes[i] == 1) continue;
-        if (strides[i] == 0 || k == dims.size()) return true;
-        std::pair<int64_t, int64_t> v{strides[i], sizes[i]};
+        if (strides[i] == 0 || k == max_dims) return true;
         size_t j = k++;
-        for (; j > 0 && dims[j - 1].first > v.first; --j) dims[j] = dims[j - 1]; // insertion sort
-        dims[j] = v;
+        for (; j > 0 && st[j - 1] > strides[i]; --j) { // insertion sort: a handful of dims
+            st[j] = st[j - 1];
+            sz[j] = sz[j - 1];
+        }
+        st[j] = strides[i];
+        sz[j] = sizes[i];
     }
     span = 0;
     for (size_t i = 0; i < k; ++i) {
-        if (dims[i].first <= span) return true;
-        span += (dims[i].second - 1) * dims[i].first;
+        if (st[i] <= span) return true;
+        span += (sz[i] - 1) * st[i];
     }
     return false;
 }
