@@ -226,6 +226,10 @@ TEST_CASE("Storage: resize keeps the values and every handle sees it") {
     CHECK(s[3] == 4);
     s[6] = 7;
     CHECK(other[6] == 7);
+    // Shared, it does not shrink (a view of it would read past the end) ...
+    CHECK_THROWS_OP(s.resize(2), ShapeError, "Storage::resize");
+    CHECK(other.size() == 7);
+    other = Storage<float>(); // ... alone, it may
     s.resize(2);
     CHECK(s.size() == 2);
     CHECK(storage_values(s) == Values{1, 2});
@@ -253,13 +257,12 @@ TEST_CASE("Storage: wrap views external memory without owning it") {
     } // the storage is gone, the memory is still the caller's
     CHECK(mem[5] == 6);
 
-    // resizing a wrapped storage moves it into memory it owns
+    // a wrapped storage keeps its size: the memory is the caller's (Torch7 refuses too)
     auto s = Storage<double>::wrap(mem.data(), 3);
-    s.resize(4);
-    CHECK(s.ownsStorage());
-    CHECK(s.data() != mem.data());
-    CHECK(s[0] == 1);
-    CHECK(s[2] == 0);
+    CHECK_THROWS_OP(s.resize(4), ShapeError, "Storage::resize");
+    CHECK_FALSE(s.ownsStorage());
+    CHECK(s.data() == mem.data());
+    CHECK(s.size() == 3);
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Storage<T, D>: a reference-counted, typed chunk of memory (Torch7's
 // torch.Storage). Copying a Storage handle shares the memory; the last handle
 // frees it (back to the device's caching allocator). wrap() views external
-// memory without owning it.
+// memory without owning it. resize() never leaves a handle dangling: a wrapped
+// storage keeps its size, and a shared one (a tensor views it) never shrinks.
 #pragma once
 
 #include "dtype.hpp"
@@ -96,7 +97,8 @@ public:
     }
 
     // Grows or shrinks to n elements keeping the first min(n, size()) values.
-    // All handles see the new memory (Torch7's THStorage_resize).
+    // All handles see the new memory (Torch7's THStorage_resize). Refused as
+    // check_resize says, with nothing changed.
     Storage& resize(int64_t n) {
         if (n < 0) detail::fail<ShapeError>("Storage::resize: negative size ", n);
         if (!b_) {
@@ -104,6 +106,7 @@ public:
             return *this;
         }
         if (n == b_->size) return *this;
+        check_resize(n, "Storage::resize");
         size_t cap = 0;
         T* p = n > 0 ? allocate(n, cap, b_->device) : nullptr;
         int64_t keep = std::min(n, b_->size);
@@ -113,8 +116,22 @@ public:
         b_->data = p;
         b_->size = n;
         b_->capacity = cap;
-        b_->owns = true;
         return *this;
+    }
+
+    // ShapeError (naming `op`) unless resize(n) may run. A wrapped storage's
+    // memory is the caller's: it keeps its size (as in Torch7). A storage that
+    // other handles share - every tensor viewing it holds one - does not shrink:
+    // those views would read freed memory; it may grow (views see the new memory).
+    void check_resize(int64_t n, const char* op) const {
+        if (!b_ || n == b_->size) return;
+        if (!b_->owns)
+            detail::fail<ShapeError>(op, ": cannot resize a wrapped storage of size ", b_->size,
+                                     " to ", n, " (its memory belongs to the caller)");
+        if (n < b_->size && use_count() > 1)
+            detail::fail<ShapeError>(
+                op, ": cannot shrink a storage of size ", b_->size, " to ", n, " that ",
+                use_count(), " handles share (a tensor viewing it would read past its end)");
     }
 
 private:

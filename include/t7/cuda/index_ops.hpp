@@ -91,8 +91,10 @@ void op_index(ops_tag, Tensor<T, CUDA>& self, const Tensor<T, CUDA>& src_in, int
     require_same_gpu("index", src.getDevice(), idx, self);
     const int64_t n = src.size(dim);
     check_range_gpu("index", idx, n, dim);
+    const Shape shape = with_entry(src.sizes(), dim, idx.size(0));
+    check_result("index", self, shape);
     cuda::DeviceGuard guard(src.getDevice());
-    self.resize(with_entry(src.sizes(), dim, idx.size(0)));
+    self.resize(shape);
     src.set(unaliased(src, self));
     idx.set(unaliased(idx, self));
     gather_gpu("index", self, src, dim, idx, along(size_t(self.dim()), dim, idx.stride(0)));
@@ -217,6 +219,7 @@ void op_masked_select(ops_tag, Tensor<T, CUDA>& self, const Tensor<T, CUDA>& src
     const cuda::rt::Strided2 s =
         gpu::plan_strided2(src.sizes(), src.strides(), m.strides(), "maskedSelect", false);
     const int64_t total = cuda::rt::count_nonzero(DType::u8, m.data(), 1, s, src.getDevice());
+    if (into) check_result("maskedSelect", self, total > 0 ? Shape{total} : Shape{});
     // Straight into self unless it overlaps what is read (then through a temporary).
     const bool direct = !into || !(overlaps(self, src) || overlaps(self, m));
     Tensor<T, CUDA> tmp;
@@ -282,6 +285,7 @@ void op_nonzero(ops_tag, Tensor<int64_t, CUDA>& out, const Tensor<T, CUDA>& x_in
         out.resize(Shape{});
         return;
     }
+    check_result("nonzero", out, Shape{total, x.dim()});
     out.resize(Shape{total, x.dim()});
     Tensor<int64_t, CUDA> o = out;
     if (!o.isContiguous()) o.set(Tensor<int64_t, CUDA>(out.sizes()));
@@ -299,6 +303,8 @@ void sort_gpu(const char* op, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>
     require_same_gpu(op, x_in.getDevice(), out.values, out.indices);
     cuda::DeviceGuard guard(x_in.getDevice());
     const Shape shape = with_entry(x_in.sizes(), dim, k);
+    check_result(op, out.values, shape);
+    check_result(op, out.indices, shape);
     out.values.resize(shape); // no-op when already this size (strided results keep their strides)
     out.indices.resize(shape);
     Tensor<T, CUDA> x = x_in;

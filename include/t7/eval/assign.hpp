@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../expr/traverse.hpp"
+#include "../iter/overlap.hpp"
 #include "../tensor/tensor.hpp"
 #include "divisors.hpp"
 
@@ -123,7 +124,8 @@ int check_devices(const E& e, const char* op = "expression") {
 template <class T, class D>
 void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
                    void (*run)(const Tensor<T, D>&, const void*), const void* expr,
-                   void (*name_devices)(const void*), void (*divisors)(const void*)) {
+                   void (*name_devices)(const void*), void (*divisors)(const void*),
+                   const char* op) {
     int device = dst.getDevice();
     if constexpr (!std::is_same_v<D, CPU>) { // the CPU has one device
         if (n > 0) {
@@ -142,7 +144,10 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
     // Allocations (an empty destination, an aliasing temporary) go to that device.
     typename DeviceMemory<D>::Scope scope(device);
     if (divisors) divisors(expr); // integer division by zero: before anything is written
-    if (action == AssignAction::resize_then_run) dst.resize(shape);
+    if (action == AssignAction::resize_then_run)
+        dst.resize(shape); // a fresh destination cannot overlap itself
+    else
+        check_writable(op, dst);
     if (needs_temporary(leaf_ref(dst), leaves, n)) {
         Tensor<T, D> tmp(dst.sizes());
         run(tmp, expr);
@@ -165,19 +170,21 @@ void check_divisors_of(const void* e) {
     check_divisors(*static_cast<const E*>(e));
 }
 
+// `op` names the caller in the error of a destination that overlaps itself
+// ("+=", "copy"...); the other errors are the assignment's own.
 template <class T, class D, class E>
-void assign_checked(Tensor<T, D>& dst, const E& e) {
+void assign_checked(Tensor<T, D>& dst, const E& e, const char* op) {
     const auto leaves = gather_leaves(e);
     void (*names)(const void*) = nullptr;
     if constexpr (!std::is_same_v<D, CPU>) names = &name_devices<E>;
     void (*divisors)(const void*) = nullptr; // trees without integer division need none
     if constexpr (has_integer_division<E>) divisors = &check_divisors_of<E>;
     assign_leaves(dst, leaves.data(), leaves.size(), &run_assign_erased<T, D, E>, &e, names,
-                  divisors);
+                  divisors, op);
 }
 
 template <class T, class D, class E>
-void assign_node(Tensor<T, D>& dst, const E& e) {
+void assign_node(Tensor<T, D>& dst, const E& e, const char* op = "assign") {
     using ED = typename E::device_type;
     if constexpr (std::is_same_v<ED, MixedDevices>) {
         check_devices(e, "assign"); // throws, naming two of the devices
@@ -188,7 +195,7 @@ void assign_node(Tensor<T, D>& dst, const E& e) {
                           device_label<D>(dst.getDevice()),
                           "; only copy() moves data between devices");
     } else {
-        assign_checked(dst, e);
+        assign_checked(dst, e, op);
     }
 }
 } // namespace detail

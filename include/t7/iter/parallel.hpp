@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <exception>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -39,7 +40,12 @@ namespace iter {
 inline constexpr int64_t parallel_grain = 32768;
 
 // Calls f(begin, end, chunk) on disjoint chunks covering [0, n); chunks are
-// contiguous, in order, and at most getNumThreads() of them.
+// contiguous, in order, and at most getNumThreads() of them. An exception
+// thrown by f (a user functor of t7::map, a failed check) reaches the caller
+// from any thread: an exception escaping an OpenMP region would call
+// std::terminate, so each chunk catches its own and, after the region, the
+// one of the first chunk that threw is rethrown (what a serial run would
+// throw). The other chunks run to their end.
 template <class F>
 void parallel_for(int64_t n, int64_t grain, F&& f) {
     int threads = getNumThreads();
@@ -50,8 +56,21 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
         return;
     }
 #if defined(_OPENMP)
+    std::exception_ptr error;
+    int64_t error_chunk = chunks;
 #pragma omp parallel for num_threads(int(chunks)) schedule(static, 1)
-    for (int64_t c = 0; c < chunks; ++c) f(n * c / chunks, n * (c + 1) / chunks, c);
+    for (int64_t c = 0; c < chunks; ++c) {
+        try {
+            f(n * c / chunks, n * (c + 1) / chunks, c);
+        } catch (...) {
+#pragma omp critical(t7_parallel_for_error)
+            if (c < error_chunk) {
+                error = std::current_exception();
+                error_chunk = c;
+            }
+        }
+    }
+    if (error) std::rethrow_exception(error);
 #else
     for (int64_t c = 0; c < chunks; ++c) f(n * c / chunks, n * (c + 1) / chunks, c);
 #endif

@@ -17,6 +17,7 @@
 #include "../expr/operators.hpp"
 #include "../expr/reductions.hpp"
 #include "../iter/loop.hpp"
+#include "../iter/overlap.hpp"
 #include "../iter/parallel.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/tensor.hpp"
@@ -219,8 +220,11 @@ inline void check_probability(double p, const char* op) {
     if (!(p >= 0 && p <= 1)) fail<Error>(op, ": probability ", p, " is not in [0, 1]");
 }
 
+// Draws into x for `op`: one value per position, so an x that overlaps itself
+// (an expanded view) is refused before the generator advances.
 template <class T, class D, class Dist>
-Tensor<T, D>& random_fill(Tensor<T, D>& x, const Dist& f) {
+Tensor<T, D>& random_fill(Tensor<T, D>& x, const Dist& f, const char* op = "random") {
+    check_writable(op, x);
     RandomEngine<D>::fill(x, f, defaultGenerator<D>(x.getDevice()));
     return x;
 }
@@ -232,19 +236,19 @@ template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::uniform(double a, double b) {
     if (!(a <= b))
         detail::fail<Error>("uniform: lower bound ", a, " is greater than upper bound ", b);
-    return detail::random_fill(*this, rng::Uniform<T>{a, b - a});
+    return detail::random_fill(*this, rng::Uniform<T>{a, b - a}, "uniform");
 }
 
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::normal(double mean, double stdv) {
     if (!(stdv >= 0)) detail::fail<Error>("normal: standard deviation ", stdv, " is negative");
-    return detail::random_fill(*this, rng::Normal<T>{mean, stdv});
+    return detail::random_fill(*this, rng::Normal<T>{mean, stdv}, "normal");
 }
 
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::bernoulli(double p) {
     detail::check_probability(p, "bernoulli");
-    return detail::random_fill(*this, rng::Bernoulli<T>{p});
+    return detail::random_fill(*this, rng::Bernoulli<T>{p}, "bernoulli");
 }
 
 // Each element is 1 with the probability at the same place of p (broadcast to self).
@@ -261,6 +265,7 @@ Tensor<T, D>& Tensor<T, D>::bernoulli(const Tensor<P, D>& p) {
         detail::fail<Error>("bernoulli: probabilities must be in [0, 1], got values in [", lo, ", ",
                             hi, "]");
     if (dim() == 0) return *this;
+    detail::check_writable("bernoulli", *this);
     // One word per element, as bernoulli(p): u < p with u = w / 2^32.
     const typename DeviceMemory<D>::Scope scope(getDevice()); // u goes where self is
     Tensor<double, D> u(sizes_);

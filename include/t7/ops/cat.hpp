@@ -48,7 +48,9 @@ Tensor<T, D>& cat_into(Tensor<T, D>& result, const Tensor<T, D>* in, size_t coun
     // Snapshot every input before anything is written (a handle copy first, as
     // `result` may be one of the inputs and is about to be resized).
     std::vector<Tensor<T, D>> parts(in, in + count);
-    result.resize(with_entry(ref.sizes(), d, total));
+    const Shape shape = with_entry(ref.sizes(), d, total);
+    check_result("cat", result, shape);
+    result.resize(shape);
     for (auto& p : parts)
         if (overlaps(result, p)) p.set(p.clone());
     int64_t off = 0;

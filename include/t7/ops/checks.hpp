@@ -6,6 +6,7 @@
 
 #include "../eval/assign.hpp"
 #include "../expr/traverse.hpp"
+#include "../iter/overlap.hpp"
 #include "../tensor/tensor.hpp"
 
 #include <cstdint>
@@ -110,12 +111,19 @@ bool overlaps(const Tensor<A, D>& a, const Tensor<B, D>& b) {
     return ra.first < rb.second && rb.first < ra.second;
 }
 
-// Does the tensor reach some element twice (a stride 0 on a dimension of size > 1)?
+// Does the tensor reach some element twice (an expanded or unfolded view)?
 template <class T, class D>
 bool self_overlapping(const Tensor<T, D>& t) {
-    for (int64_t d = 0; d < t.dim(); ++d)
-        if (t.stride(d) == 0 && t.size(d) > 1) return true;
-    return false;
+    return iter::overlaps_itself(t.sizes(), t.strides());
+}
+
+// A result written "into" t (Torch7's result argument) is first resized to
+// `shape`, as Torch7 does: contiguous when t has another size, but a t of
+// that size already keeps its strides, which then must not overlap. Checked
+// before the resize, so that a refused call leaves t as it was.
+template <class T, class D>
+void check_result(const char* op, const Tensor<T, D>& t, const Shape& shape) {
+    if (t.sizes() == shape) check_writable(op, t);
 }
 
 // A handle on `t`, or on a private copy of it when `dst` overlaps it.
@@ -181,6 +189,7 @@ int64_t check_gather_into(const Tensor<T, D>& self, const Tensor<T, D>& src, int
     if (self.dim() != 0 && !(self.sizes() == idx.sizes()))
         fail<ShapeError>("gather: result of size ", self.sizes(), " does not match the index size ",
                          idx.sizes());
+    check_result("gather", self, idx.sizes());
     return dim;
 }
 

@@ -31,7 +31,9 @@ void op_index(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src_in, int64
     check_vector("index", idx);
     const int64_t n = src.size(dim);
     check_range("index", idx, n, dim);
-    self.resize(with_entry(src.sizes(), dim, idx.size(0))); // no-op at the right size
+    const Shape shape = with_entry(src.sizes(), dim, idx.size(0));
+    check_result("index", self, shape);
+    self.resize(shape); // no-op at the right size
     src.set(unaliased(src, self));
     idx.set(unaliased(idx, self));
     gather_into("index", self, src.data(), with_entry(src.strides(), dim, 0), src.stride(dim), idx,

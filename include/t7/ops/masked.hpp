@@ -208,7 +208,9 @@ void masked_select_into(Tensor<T, D>& out, const Tensor<T, D>& x, const N& node,
         const MaskLoop<M> ml(x, m, true);
         int64_t total = 0;
         const std::vector<int64_t> offsets = chunk_offsets(ml, true, total);
-        out.resize(total > 0 ? Shape{total} : Shape{});
+        const Shape shape = total > 0 ? Shape{total} : Shape{};
+        check_result("maskedSelect", out, shape);
+        out.resize(shape);
         if (total == 0) return;
         T* o = out.data();
         const int64_t os = out.stride(0);
@@ -235,6 +237,7 @@ void op_masked_select(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src, 
     if (alias) {
         Tensor<T, CPU> r;
         masked_select_into(r, src, node, mshape);
+        check_result("maskedSelect", self, r.sizes());
         if (r.dim() == 0) {
             self.resize(Shape{});
         } else {
@@ -250,6 +253,8 @@ template <class T, class N>
 void op_masked_fill(ops_tag, Tensor<T, CPU>& self, const N& node, T v) {
     const Shape mshape = check_mask("maskedFill", self, node);
     if (self.nElement() == 0) return;
+    // A fill may write an overlapping self, on one thread: writes of aliased
+    // elements from two threads would race (the blend below re-stores them).
     const bool parallel = !self_overlapping(self);
     dispatch_mask(self, node, mshape, true, [&](const auto& m) {
         using B = std::remove_cvref_t<decltype(m)>;
@@ -275,12 +280,12 @@ template <class T, class N>
 void op_masked_copy(ops_tag, Tensor<T, CPU>& self, const N& node, const Tensor<T, CPU>& src_in) {
     const Shape mshape = check_mask("maskedCopy", self, node);
     if (self.nElement() == 0) return;
-    const bool parallel = !self_overlapping(self);
+    // Parallel: self does not overlap itself (the member refuses that).
     dispatch_mask(self, node, mshape, true, [&](const auto& m) {
         using B = std::remove_cvref_t<decltype(m)>;
         const MaskLoop<B> ml(self, m, true);
         int64_t total = 0;
-        const std::vector<int64_t> offsets = chunk_offsets(ml, parallel, total);
+        const std::vector<int64_t> offsets = chunk_offsets(ml, true, total);
         if (src_in.nElement() < total)
             fail<ShapeError>("maskedCopy: the mask selects ", total,
                              " elements but the source has only ", src_in.nElement(), " (size ",
@@ -291,7 +296,7 @@ void op_masked_copy(ops_tag, Tensor<T, CPU>& self, const N& node, const Tensor<T
         if (!src.isContiguous() || overlaps(self, src)) src.set(src_in.clone());
         const T* sp = src.data();
         T* xp = self.data();
-        ml.chunks(parallel, [&](int64_t b, int64_t e, int64_t c) {
+        ml.chunks(true, [&](int64_t b, int64_t e, int64_t c) {
             int64_t k = offsets[size_t(c)];
             ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
                 T* p = xp + ox;
@@ -335,6 +340,7 @@ void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
         return;
     }
     const size_t rank = size_t(x.dim());
+    check_result("nonzero", out, Shape{total, int64_t(rank)});
     out.resize(Shape{total, int64_t(rank)});
     int64_t* o = out.data();
     const int64_t os0 = out.stride(0), os1 = out.stride(1);

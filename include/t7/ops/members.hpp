@@ -17,6 +17,9 @@
 namespace t7 {
 
 // ---- index family -------------------------------------------------------------------
+// Writes of a source into self refuse a self that overlaps itself (an expanded
+// view); fills with one value (indexFill, scatter of v, maskedFill) may write
+// it. Results "into" self check it in their implementations (check_result).
 
 template <class T, class D>
 template <class I>
@@ -38,6 +41,7 @@ template <class T, class D>
 template <class I>
 Tensor<T, D>& Tensor<T, D>::indexCopy(int64_t dim, const Tensor<I, D>& idx, const Tensor& src) {
     detail::check_long("indexCopy", idx);
+    detail::check_writable("indexCopy", *this);
     if constexpr (std::is_same_v<I, int64_t>)
         op_index_scatter(detail::ops_tag{}, detail::ScatterOp::copy, "indexCopy", *this, dim, idx,
                          &src, T{});
@@ -48,6 +52,7 @@ template <class T, class D>
 template <class I>
 Tensor<T, D>& Tensor<T, D>::indexAdd(int64_t dim, const Tensor<I, D>& idx, const Tensor& src) {
     detail::check_long("indexAdd", idx);
+    detail::check_writable("indexAdd", *this);
     if constexpr (std::is_same_v<I, int64_t>)
         op_index_scatter(detail::ops_tag{}, detail::ScatterOp::add, "indexAdd", *this, dim, idx,
                          &src, T{});
@@ -88,6 +93,7 @@ template <class T, class D>
 template <class I>
 Tensor<T, D>& Tensor<T, D>::scatter(int64_t dim, const Tensor<I, D>& idx, const Tensor& src) {
     detail::check_long("scatter", idx);
+    detail::check_writable("scatter", *this);
     if constexpr (std::is_same_v<I, int64_t>)
         op_scatter(detail::ops_tag{}, *this, dim, idx, &src, T{});
     return *this;
@@ -129,6 +135,7 @@ Tensor<T, D>& Tensor<T, D>::maskedFill(const M& mask, T v) {
 template <class T, class D>
 template <Expression M>
 Tensor<T, D>& Tensor<T, D>::maskedCopy(const M& mask, const Tensor& src) {
+    detail::check_writable("maskedCopy", *this);
     op_masked_copy(detail::ops_tag{}, *this, as_node(mask), src);
     return *this;
 }
@@ -235,19 +242,19 @@ public:
     // translation unit compiled by nvcc: the update is a fused expression).
     template <Arithmetic S>
     MaskedRef& operator+=(S v) {
-        return update(op::add{}, v);
+        return update("+=", op::add{}, v);
     }
     template <Arithmetic S>
     MaskedRef& operator-=(S v) {
-        return update(op::sub{}, v);
+        return update("-=", op::sub{}, v);
     }
     template <Arithmetic S>
     MaskedRef& operator*=(S v) {
-        return update(op::mul{}, v);
+        return update("*=", op::mul{}, v);
     }
     template <Arithmetic S>
     MaskedRef& operator/=(S v) {
-        return update(op::div{}, v);
+        return update("/=", op::div{}, v);
     }
 
     const Tensor<T, D>& tensor() const { return target_; }
@@ -257,14 +264,14 @@ public:
 
 private:
     template <class Op, class S>
-    MaskedRef& update(Op op, S v) {
+    MaskedRef& update(const char* name, Op op, S v) {
         // selected = op(selected, v), written back through the mask: the mask is
         // evaluated before anything is written, so it may read the tensor itself.
         // The update is the in-place one (x op= v) on the selection, with its
         // checks (integer division by zero) and its wrapping integer arithmetic.
         Tensor<T, D> sel = eval();
         if (sel.dim() == 0) return *this;
-        detail::update(sel, op, v);
+        detail::update(name, sel, op, v);
         target_.maskedCopy(Leaf<uint8_t, D>{{}, mask_bytes()}, sel);
         return *this;
     }

@@ -45,6 +45,7 @@ template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::repeatTensor(const Tensor& src_in, const Shape& reps) {
     Tensor src = src_in; // a handle taken before *this (maybe src itself) is resized
     const Shape shape = detail::repeat_shape(src.sizes(), reps);
+    detail::check_result("repeatTensor", *this, shape);
     resize(shape);
     src.set(detail::unaliased(src, *this));
     const size_t r = reps.size(), lead = r - size_t(src.dim());

@@ -259,14 +259,16 @@ void for_each_slice(const SliceJob<T, D>& job, F&& f) {
     });
 }
 
-// Prepares a job: x snapshot (if the outputs overlap it), outputs resized to x's
-// size with `m` elements along dim.
+// Prepares a job of `op`: x snapshot (if the outputs overlap it), outputs
+// resized to x's size with `m` elements along dim.
 template <class T, class D>
-SliceJob<T, D> slice_job(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const Tensor<T, D>& x,
-                         int64_t dim, int64_t m) {
+SliceJob<T, D> slice_job(const char* op, Tensor<T, D>& values, Tensor<int64_t, D>& indices,
+                         const Tensor<T, D>& x, int64_t dim, int64_t m) {
     require_cpu<D>();
     SliceJob<T, D> job{x, {}, {}, dim};
     const Shape shape = with_entry(x.sizes(), dim, m);
+    check_result(op, values, shape);
+    check_result(op, indices, shape);
     values.resize(shape); // no-op when already this size (strided results keep their strides)
     indices.resize(shape);
     if (overlaps(values, x) || overlaps(indices, x)) job.x.set(x.clone());
@@ -296,7 +298,7 @@ ValuesIndices<T, D>& sort(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64
     }
     dim = x.wrap_dim(dim, "sort");
     const int64_t n = x.size(dim);
-    auto job = detail::slice_job(out.values, out.indices, x, dim, n);
+    auto job = detail::slice_job("sort", out.values, out.indices, x, dim, n);
     const int64_t sx = job.x.stride(dim), sv = job.values.stride(dim), si = job.indices.stride(dim);
     detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
         detail::sort_slice(src, sx, n, descending, v, sv, i, si, scratch);
@@ -328,7 +330,7 @@ ValuesIndices<T, D>& topk(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64
     dim = detail::slice_dim(x, dim, "topk");
     const int64_t n = x.size(dim);
     detail::check_k("topk", k, dim, n);
-    auto job = detail::slice_job(out.values, out.indices, x, dim, k);
+    auto job = detail::slice_job("topk", out.values, out.indices, x, dim, k);
     const int64_t sx = job.x.stride(dim), sv = job.values.stride(dim), si = job.indices.stride(dim);
     using U = typename detail::SortKey<T>::U;
     const U flip = largest ? ~U(0) : U(0);
@@ -372,7 +374,7 @@ ValuesIndices<T, D>& kth_into(ValuesIndices<T, D>& out, const Tensor<T, D>& x, i
     const int64_t n = x.size(dim);
     if (median) k = (n + 1) / 2;
     check_k(op, k, dim, n);
-    auto job = slice_job(out.values, out.indices, x, dim, 1);
+    auto job = slice_job(op, out.values, out.indices, x, dim, 1);
     const int64_t sx = job.x.stride(dim);
     detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
         auto& pr = scratch.pairs;
@@ -428,7 +430,7 @@ template <class T, class D>
 ValuesIndices<T, D>& mode(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64_t dim = -1) {
     dim = detail::slice_dim(x, dim, "mode");
     const int64_t n = x.size(dim);
-    auto job = detail::slice_job(out.values, out.indices, x, dim, 1);
+    auto job = detail::slice_job("mode", out.values, out.indices, x, dim, 1);
     const int64_t sx = job.x.stride(dim);
     detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
         auto& pr = scratch.pairs;

@@ -1,6 +1,9 @@
 // Torch7's apply / map / map2: call a C++ callable on each element of self (and
 // the matching elements of other tensors) in layout (row-major) order; a
-// non-void result is stored into self. Serial, since callables carry state.
+// non-void result is stored into self. Serial, since callables carry state:
+// unlike the threaded writes, it may write a self that overlaps itself (an
+// expanded view), visiting a shared element once per position, in order, the
+// last visit winning - Torch7's documented result (tensor_expand_view.txt).
 #pragma once
 
 #include "../iter/loop.hpp"

@@ -25,14 +25,12 @@ Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
                                  src.sizes(), ") but destination has ", nElement(), " (size ",
                                  sizes_, ")");
     if (nElement() == 0) return *this;
-    if constexpr (!std::is_same_v<D, D2>) {
-        detail::copy_across_devices(*this, src); // CPU <-> CUDA
+    if (!std::is_same_v<D, D2> || src.getDevice() != getDevice()) {
+        detail::check_writable("copy", *this);   // assign_node checks the other path
+        detail::copy_across_devices(*this, src); // CPU <-> CUDA, GPU <-> GPU
         return *this;
-    } else {
-        if (src.getDevice() != getDevice()) {
-            detail::copy_across_devices(*this, src); // GPU <-> GPU
-            return *this;
-        }
+    }
+    if constexpr (std::is_same_v<D, D2>) {
         Tensor<U, D2> s = src;
         if (!(src.sizes() == sizes_)) {
             // Reinterpret the source in the destination's shape; a non-contiguous
@@ -41,10 +39,11 @@ Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
             s.set(src.isContiguous() ? src.view(sizes_) : src.contiguous().view(sizes_));
         }
         if constexpr (std::is_same_v<U, T>)
-            return assign(s); // a plain copy: memcpy where the layouts allow
+            detail::assign_node(*this, as_node(s), "copy"); // memcpy where the layouts allow
         else
-            return assign(cast<T>(s));
+            detail::assign_node(*this, cast<T>(s), "copy");
     }
+    return *this;
 }
 
 template <class T, class D>

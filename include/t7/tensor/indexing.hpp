@@ -56,6 +56,8 @@ decltype(auto) Tensor<T, D>::operator()(I... idx) const {
         static_assert(std::is_same_v<D, CPU>,
                       "Tensor::operator(): elements of a CUDA tensor live in device memory; "
                       "read them on the host through cpu() (slices and views are fine)");
+        if (dim() == 0) // e(): no indices for no dimensions, and no element either
+            detail::fail<IndexError>("index: element access on an empty tensor");
         if (int64_t(sizeof...(I)) != dim())
             detail::fail<IndexError>("index: ", sizeof...(I), " indices for a ", dim(),
                                      "-D tensor of size ", sizes_,

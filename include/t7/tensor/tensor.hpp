@@ -404,7 +404,9 @@ Tensor<T, D>& Tensor<T, D>::resize(const Shape& sizes_in) {
     Shape strides = contiguous_strides(sizes);
     const int64_t need = detail::add_size(offset_, detail::checked_extent(sizes, strides, "resize"),
                                           "resize", "storage offset plus size ", sizes);
-    // Grow the storage first: when that throws, this tensor is unchanged.
+    // Refused (a wrapped storage cannot grow), then grown, before anything
+    // changes here: when either throws, this tensor is unchanged.
+    storage_.check_resize(std::max(storage_.size(), need), "resize");
     if (!storage_.valid()) {
         storage_ = Storage<T, D>(need);
     } else if (need > storage_.size()) {

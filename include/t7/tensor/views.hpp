@@ -40,8 +40,12 @@ Tensor<T, D> Tensor<T, D>::select(int64_t d, int64_t index) const {
 
 template <class T, class D>
 Tensor<T, D> Tensor<T, D>::operator[](int64_t index) const {
-    if (dim() >= 1 && index < 0) index += sizes_[0]; // Torch7's x[-1] is the last row
-    return select(0, index);
+    // Torch7's x[-1] is the last row; out of range, the error names the index given.
+    const int64_t i = dim() >= 1 && index < 0 ? index + sizes_[0] : index;
+    if (dim() >= 2 && i < 0)
+        detail::fail<IndexError>("select: index ", index, " out of range for dimension 0 of size ",
+                                 sizes_[0]);
+    return select(0, i);
 }
 
 template <class T, class D>
