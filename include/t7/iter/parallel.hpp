@@ -39,22 +39,14 @@ namespace iter {
 // as much as streaming this many floats through simple arithmetic.
 inline constexpr int64_t parallel_grain = 32768;
 
-// Calls f(begin, end, chunk) on disjoint chunks covering [0, n); chunks are
-// contiguous, in order, and at most getNumThreads() of them. An exception
-// thrown by f (a user functor of t7::map, a failed check) reaches the caller
-// from any thread: an exception escaping an OpenMP region would call
-// std::terminate, so each chunk catches its own and, after the region, the
-// one of the first chunk that threw is rethrown (what a serial run would
-// throw). The other chunks run to their end.
+// The threaded part of parallel_for, apart so that parallel_for itself
+// (its serial path: every small tensor) stays small enough to inline. An
+// exception escaping an OpenMP region would call std::terminate: each chunk
+// catches its own and, after the region, the one of the first chunk that
+// threw is rethrown - what a serial run would throw. The other chunks run to
+// their end.
 template <class F>
-void parallel_for(int64_t n, int64_t grain, F&& f) {
-    int threads = getNumThreads();
-    int64_t chunks =
-        std::min<int64_t>(threads, std::max<int64_t>(1, n / std::max<int64_t>(grain, 1)));
-    if (chunks <= 1) {
-        f(int64_t(0), n, int64_t(0));
-        return;
-    }
+[[gnu::noinline]] void parallel_chunks(int64_t n, int64_t chunks, F& f) {
 #if defined(_OPENMP)
     std::exception_ptr error;
     int64_t error_chunk = chunks;
@@ -74,6 +66,22 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
 #else
     for (int64_t c = 0; c < chunks; ++c) f(n * c / chunks, n * (c + 1) / chunks, c);
 #endif
+}
+
+// Calls f(begin, end, chunk) on disjoint chunks covering [0, n); chunks are
+// contiguous, in order, and at most getNumThreads() of them. An exception
+// thrown by f (a user functor of t7::map, a failed check) reaches the caller
+// from any thread.
+template <class F>
+void parallel_for(int64_t n, int64_t grain, F&& f) {
+    int threads = getNumThreads();
+    int64_t chunks =
+        std::min<int64_t>(threads, std::max<int64_t>(1, n / std::max<int64_t>(grain, 1)));
+    if (chunks <= 1) {
+        f(int64_t(0), n, int64_t(0));
+        return;
+    }
+    parallel_chunks(n, chunks, f);
 }
 
 } // namespace iter
