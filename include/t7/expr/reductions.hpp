@@ -527,22 +527,24 @@ auto cumsum(const E& e, int64_t dim) {
     detail::scan(x, detail::reduce_dim_index(x.sizes(), dim, "cumsum"), op::add{});
     return x;
 }
-// Scans into an existing result of any element type (resized to e's shape).
+namespace detail {
+// out = e (out resized to e's shape, any element type), then scanned along dim.
+template <class T, class D, class E, class Op>
+Tensor<T, D>& scan_into(Tensor<T, D>& out, const E& e, int64_t dim, Op op, const char* name) {
+    const Shape shape = reduce_shape(as_node(e), name, false);
+    const int64_t d = reduce_dim_index(shape, dim, name);
+    assign_resized(out, e, shape);
+    scan(out, d, op);
+    return out;
+}
+} // namespace detail
 template <class T, class D, Expression E>
 Tensor<T, D>& cumsum(Tensor<T, D>& out, const E& e, int64_t dim) {
-    const Shape shape = detail::reduce_shape(as_node(e), "cumsum", false);
-    const int64_t d = detail::reduce_dim_index(shape, dim, "cumsum");
-    detail::assign_resized(out, e, shape);
-    detail::scan(out, d, op::add{});
-    return out;
+    return detail::scan_into(out, e, dim, op::add{}, "cumsum");
 }
 template <class T, class D, Expression E>
 Tensor<T, D>& cumprod(Tensor<T, D>& out, const E& e, int64_t dim) {
-    const Shape shape = detail::reduce_shape(as_node(e), "cumprod", false);
-    const int64_t d = detail::reduce_dim_index(shape, dim, "cumprod");
-    detail::assign_resized(out, e, shape);
-    detail::scan(out, d, op::mul{});
-    return out;
+    return detail::scan_into(out, e, dim, op::mul{}, "cumprod");
 }
 template <Expression E>
 auto cumprod(const E& e, int64_t dim) {
