@@ -385,9 +385,9 @@ Tensor<T, D>& Tensor<T, D>::set(Storage<T, D> s, int64_t offset, const Shape& si
     detail::checked_numel(sizes, "set");
     const int64_t extent = detail::checked_extent(sizes, strides, "set");
     if (n > 0 && extent > s.size() - std::min(offset, s.size()))
-        detail::fail<IndexError>("set: offset ", offset, " with size ", sizes, " and stride ",
-                                 strides, " needs ", offset + extent,
-                                 " elements but the storage has ", s.size());
+        detail::fail<IndexError>("set: size ", sizes, " and stride ", strides, " need ", extent,
+                                 " elements from offset ", offset, " but the storage has ",
+                                 s.size()); // (offset + extent may overflow)
     storage_ = std::move(s);
     offset_ = offset;
     sizes_ = std::move(sizes);
