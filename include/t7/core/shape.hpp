@@ -166,6 +166,17 @@ private:
     size_t cap_ = inline_capacity;
 };
 
+// Row-major contiguous (size-1 dimensions may have any stride).
+inline bool is_contiguous(const Shape& sizes, const Shape& strides) {
+    int64_t expected = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        if (sizes[d] == 1) continue;
+        if (strides[d] != expected) return false;
+        expected *= sizes[d];
+    }
+    return true;
+}
+
 // Contiguous (row-major) strides for the given sizes.
 inline Shape contiguous_strides(const Shape& sizes) {
     Shape st(sizes.size(), 1);

@@ -89,16 +89,6 @@ std::array<LeafRef, size_t(E::leaves)> gather_leaves(const E& e) {
 
 namespace detail {
 
-inline bool is_contiguous(const Shape& sizes, const Shape& strides) {
-    int64_t expected = 1;
-    for (size_t d = sizes.size(); d-- > 0;) {
-        if (sizes[d] == 1) continue;
-        if (strides[d] != expected) return false;
-        expected *= sizes[d];
-    }
-    return true;
-}
-
 // The broadcast shape of n leaves (empty for none, or for empty tensors only).
 // Throws ShapeError naming `op` and the shapes that do not broadcast: an empty
 // tensor combines only with empty tensors (it has no elements to stretch), and

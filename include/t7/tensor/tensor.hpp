@@ -79,15 +79,7 @@ public:
     int64_t storageOffset() const { return offset_; }
     T* data() const { return storage_.data() ? storage_.data() + offset_ : nullptr; }
     int getDevice() const { return storage_.device(); }
-    bool isContiguous() const {
-        int64_t expected = 1;
-        for (int64_t d = dim() - 1; d >= 0; --d) {
-            if (sizes_[d] == 1) continue;
-            if (strides_[d] != expected) return false;
-            expected *= sizes_[d];
-        }
-        return true;
-    }
+    bool isContiguous() const { return is_contiguous(sizes_, strides_); }
     bool isSize(const Shape& s) const { return sizes_ == s; }
     template <class U>
     bool isSameSizeAs(const Tensor<U, D>& o) const {

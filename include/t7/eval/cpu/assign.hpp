@@ -114,9 +114,9 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
     // Fast path (TensorIterator's "contiguous" case): every operand contiguous
     // with the destination's shape is one flat unit-stride run; below the
     // thread grain it is one kernel call, with no loop plan and no thread team.
-    bool flat = detail::is_contiguous(shape, *dst.strides);
+    bool flat = is_contiguous(shape, *dst.strides);
     for (size_t k = 0; k + 1 < N && flat; ++k)
-        flat = *leaves[k].sizes == shape && detail::is_contiguous(shape, *leaves[k].strides);
+        flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
     if (flat) {
         std::array<int64_t, N> ones;
         ones.fill(1);

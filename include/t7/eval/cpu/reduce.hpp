@@ -244,7 +244,7 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
     // thread grain: one kernel call over one unit-stride run.
     bool flat = numel < iter::parallel_grain;
     for (size_t k = 0; k < N && flat; ++k)
-        flat = *leaves[k].sizes == shape && detail::is_contiguous(shape, *leaves[k].strides);
+        flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
     if (flat) {
         std::array<const void*, N> in;
         std::array<int64_t, N> ones;
