@@ -194,8 +194,8 @@ Tensor<uint8_t, CUDA> gpu_mask(const char* op, const Tensor<T, CUDA>& x, const N
                           " but the tensor on ", device_label<CUDA>(x.getDevice()),
                           "; only copy() moves data between devices");
     } else {
-        if constexpr (std::is_same_v<N, Leaf<uint8_t, CUDA>>)
-            m.set(node.tensor);
+        if constexpr (LeafOf<N, uint8_t, CUDA>)
+            m.set(node.tensor());
         else
             m.set(t7::eval(node));
         require_same_gpu(op, x.getDevice(), m);

@@ -103,7 +103,7 @@ int check_devices(const E& e, const char* op = "expression") {
     int id = 0, other_id = 0;
     for_each_leaf(e, [&](const auto& leaf) {
         using D = typename std::remove_cvref_t<decltype(leaf)>::device_type;
-        const int dev = leaf.tensor.getDevice();
+        const int dev = leaf.tensor().getDevice();
         if (!first) {
             first = &device_label<D>;
             id = dev;
@@ -118,14 +118,44 @@ int check_devices(const E& e, const char* op = "expression") {
     return id;
 }
 
+// Evaluates the tree `expr` into dst, given its leaf table; `flat`: dst and
+// every leaf are contiguous with dst's shape (the evaluator need not look).
+template <class T, class D>
+using RunAssign = void (*)(const Tensor<T, D>& dst, const void* expr, const LeafRef* leaves,
+                           bool flat);
+
+// The common case, decided from the leaf table alone: a CPU destination and
+// leaves all contiguous of one shape, none overlapping the destination except
+// as the destination itself (x = x + y). Nothing to resize, no temporary, no
+// loop plan; a contiguous destination cannot overlap itself.
+inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t n) {
+    const Shape& ds = *dst.sizes;
+    if (ds.empty() || !is_contiguous(ds, *dst.strides)) return false;
+    const char* dlo = static_cast<const char*>(dst.data);
+    const char* dhi = dlo + ds.numel() * dst.elem_size;
+    for (size_t k = 0; k < n; ++k) {
+        const LeafRef& t = leaves[k];
+        if (!(*t.sizes == ds) || !is_contiguous(ds, *t.strides)) return false;
+        const char* lo = static_cast<const char*>(t.data);
+        if (lo == dlo && t.type == dst.type) continue; // the destination itself
+        if (lo < dhi && dlo < lo + (dhi - dlo) / dst.elem_size * t.elem_size) return false;
+    }
+    return true;
+}
+
 // Everything of an assignment but the evaluation itself, compiled once per
 // element type and device: device and shape checks, resizing an empty
-// destination, the aliasing temporary. `run(dst, expr)` evaluates the tree.
+// destination, the aliasing temporary. `run` evaluates the tree.
 template <class T, class D>
-void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
-                   void (*run)(const Tensor<T, D>&, const void*), const void* expr,
-                   void (*name_devices)(const void*), void (*divisors)(const void*),
-                   const char* op) {
+void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign<T, D> run,
+                   const void* expr, void (*name_devices)(const void*),
+                   void (*divisors)(const void*), const char* op) {
+    if constexpr (std::is_same_v<D, CPU>) {
+        if (flat_and_separate(leaf_ref(dst), leaves, n)) {
+            if (divisors) divisors(expr); // integer division by zero: before anything is written
+            return run(dst, expr, leaves, true);
+        }
+    }
     int device = dst.getDevice();
     if constexpr (!std::is_same_v<D, CPU>) { // the CPU has one device
         if (n > 0) {
@@ -150,16 +180,22 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
         check_writable(op, dst);
     if (needs_temporary(leaf_ref(dst), leaves, n)) {
         Tensor<T, D> tmp(dst.sizes());
-        run(tmp, expr);
+        run(tmp, expr, leaves, false);
         Evaluator<D>::run_assign(dst, as_node(tmp));
     } else {
-        run(dst, expr);
+        run(dst, expr, leaves, false);
     }
 }
 
+// An evaluator may take the leaf table gathered for the checks (the CPU's
+// does), or gather what it needs itself.
 template <class T, class D, class E>
-void run_assign_erased(const Tensor<T, D>& dst, const void* e) {
-    Evaluator<D>::run_assign(dst, *static_cast<const E*>(e));
+void run_assign_erased(const Tensor<T, D>& dst, const void* e, const LeafRef* leaves, bool flat) {
+    const E& expr = *static_cast<const E*>(e);
+    if constexpr (requires { Evaluator<D>::run_assign(dst, expr, leaves, flat); })
+        Evaluator<D>::run_assign(dst, expr, leaves, flat);
+    else
+        Evaluator<D>::run_assign(dst, expr);
 }
 template <class E>
 void name_devices(const void* e) {

@@ -13,24 +13,27 @@
 
 namespace t7 {
 
-// A tensor operand.
+// A tensor operand. It holds a handle of the tensor (sharing its storage), so
+// an expression kept with `auto`, or returned from a function, never dangles.
 template <class T, class D>
 struct Leaf : ExprTag {
     using value_type = T;
     using device_type = D;
     static constexpr int leaves = 1;
-    Tensor<T, D> tensor;
 
-    // Constructors rather than aggregate initialisation, which g++ compiles to
-    // a zero fill of the node before the handle is copied in (every expression
-    // builds these). Explicit: a parent's tuple builds its Leaf straight from
-    // the tensor, with no temporary Leaf to move.
-    Leaf() = default;
-    explicit Leaf(const Tensor<T, D>& t) : tensor(t) {}
-    explicit Leaf(Tensor<T, D>&& t) : tensor(std::move(t)) {}
-    Leaf(ExprTag, const Tensor<T, D>& t) : tensor(t) {}
-    Leaf(ExprTag, Tensor<T, D>&& t) : tensor(std::move(t)) {}
+    // Explicit: a parent's tuple builds its Leaf straight from the tensor, with
+    // no temporary Leaf to move.
+    explicit Leaf(const Tensor<T, D>& t) : held_(t) {}
+    explicit Leaf(Tensor<T, D>&& t) : held_(std::move(t)) {}
+    const Tensor<T, D>& tensor() const { return held_; }
+
+private:
+    Tensor<T, D> held_;
 };
+
+// True for a Leaf of element type T on device D.
+template <class N, class T, class D>
+concept LeafOf = std::is_same_v<N, Leaf<T, D>>;
 
 // A constant operand; broadcasts to any shape.
 template <class T>
@@ -127,6 +130,14 @@ struct Apply : ExprTag {
     template <class... A>
     requires(sizeof...(A) == sizeof...(C)) explicit Apply(Op o, A&&... c)
         : op(o), children(std::forward<A>(c)...) {}
+
+    // An expression as a value (expr/traverse.hpp): the broadcast shape of its
+    // tensors, as a tensor of its value would have it. sizes() throws
+    // ShapeError when they do not broadcast; size(d) IndexError out of range.
+    Shape sizes() const;
+    int64_t dim() const { return int64_t(sizes().size()); }
+    int64_t size(int64_t d) const;
+    int64_t nElement() const;
 };
 
 // ---- turning operands into nodes --------------------------------------------
@@ -138,7 +149,7 @@ template <class E>
 auto as_node(E&& e) {
     using X = std::remove_cvref_t<E>;
     if constexpr (is_tensor_v<X>)
-        return Leaf<typename X::value_type, typename X::device_type>{{}, std::forward<E>(e)};
+        return Leaf<typename X::value_type, typename X::device_type>(std::forward<E>(e));
     else
         return X(std::forward<E>(e));
 }
@@ -154,8 +165,6 @@ decltype(auto) node_ref(const E& e) {
     else
         return (e);
 }
-
-namespace detail {} // namespace detail
 
 // The children tuple builds a Leaf straight from each tensor operand and
 // moves (or copies) node operands once.

@@ -81,33 +81,39 @@ T7_UNARY_FUNCTION(cinv)
 namespace detail {
 // A ternary operand: an expression, or a scalar typed by the first operand.
 template <class Op, class X, class E>
-auto as_third(const X& x) {
+auto as_third(X&& x) {
     if constexpr (Expression<X>)
-        return as_node(x);
+        return as_node(std::forward<X>(x));
     else
-        return as_operand<Op, const X&, E>(x);
+        return as_operand<Op, const std::remove_cvref_t<X>&, E>(x);
 }
 } // namespace detail
 
+// Operands are forwarded so that a temporary tensor is held by the node (see Leaf).
 template <Expression E, class L, class H>
-auto clamp(const E& e, const L& lo, const H& hi) {
-    return make_apply(op::clamp{}, e, detail::as_third<op::clamp, L, E>(lo),
-                      detail::as_third<op::clamp, H, E>(hi));
+auto clamp(E&& e, L&& lo, H&& hi) {
+    return make_apply(op::clamp{}, std::forward<E>(e),
+                      detail::as_third<op::clamp, L, E>(std::forward<L>(lo)),
+                      detail::as_third<op::clamp, H, E>(std::forward<H>(hi)));
 }
 
 template <Expression A, class B, class W>
-auto lerp(const A& a, const B& b, const W& w) {
-    return make_apply(op::lerp{}, a, detail::as_third<op::lerp, B, A>(b),
-                      detail::as_third<op::lerp, W, A>(w));
+auto lerp(A&& a, B&& b, W&& w) {
+    return make_apply(op::lerp{}, std::forward<A>(a),
+                      detail::as_third<op::lerp, B, A>(std::forward<B>(b)),
+                      detail::as_third<op::lerp, W, A>(std::forward<W>(w)));
 }
 
 // where(mask, a, b): a where mask is non-zero, else b. a or b may be scalars.
 template <Expression M, class A, class B>
-requires(Expression<A> || Expression<B>) auto where(const M& mask, const A& a, const B& b) {
+requires(Expression<A> || Expression<B>) auto where(M&& mask, A&& a, B&& b) {
     if constexpr (Expression<A>)
-        return make_apply(op::where{}, mask, as_node(a), detail::as_third<op::where, B, A>(b));
+        return make_apply(op::where{}, std::forward<M>(mask), as_node(std::forward<A>(a)),
+                          detail::as_third<op::where, B, A>(std::forward<B>(b)));
     else
-        return make_apply(op::where{}, mask, detail::as_third<op::where, A, B>(a), as_node(b));
+        return make_apply(op::where{}, std::forward<M>(mask),
+                          detail::as_third<op::where, A, B>(std::forward<A>(a)),
+                          as_node(std::forward<B>(b)));
 }
 
 template <class U, Expression E>
@@ -117,6 +123,8 @@ auto cast(E&& e) {
 
 // A user functor as one fused node: t7::map([](float a, float b) { ... }, x, y).
 template <class F, Expression... E>
-requires(sizeof...(E) > 0) auto map(F f, const E&... e) { return make_apply(op::user<F>{f}, e...); }
+requires(sizeof...(E) > 0) auto map(F f, E&&... e) {
+    return make_apply(op::user<F>{f}, std::forward<E>(e)...);
+}
 
 } // namespace t7

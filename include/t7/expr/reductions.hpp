@@ -34,7 +34,7 @@ using expr_device_t =
 template <class E>
 bool has_empty_leaf(const E& e) {
     bool empty = false;
-    for_each_leaf(e, [&](const auto& l) { empty = empty || l.tensor.dim() == 0; });
+    for_each_leaf(e, [&](const auto& l) { empty = empty || l.tensor().dim() == 0; });
     return empty;
 }
 
@@ -72,10 +72,15 @@ auto reduce_all(const E& expr, const char* op, bool allow_empty) {
     typename DeviceMemory<expr_device_t<E>>::Scope scope(reduction_device(e, op));
     using V = typename node_t<E>::value_type;
     using A = typename R::template acc<V>;
-    Shape shape = reduce_shape(e, op, allow_empty);
+    const auto leaves = gather_leaves(e);
+    const Shape shape = reduce_shape_of(leaves.data(), leaves.size(), op, allow_empty);
     if (shape.empty() && node_t<E>::leaves > 0) return R::template identity<A>();
     check_divisors(e);
-    return Evaluator<expr_device_t<E>>::template reduce_all<R>(e, shape);
+    using Ev = Evaluator<expr_device_t<E>>;
+    if constexpr (requires { Ev::template reduce_all<R>(e, shape, leaves.data()); })
+        return Ev::template reduce_all<R>(e, shape, leaves.data()); // reuses the leaf table
+    else
+        return Ev::template reduce_all<R>(e, shape);
 }
 
 inline int64_t reduce_dim_index(const Shape& shape, int64_t dim, const char* op) {
@@ -305,7 +310,7 @@ Shape shape_result(Tensor<T, D>& out, const E& e, int64_t dim, int64_t& d, bool&
     d = reduce_dim_index(shape, dim, op);
     safe = true;
     for_each_leaf(e, [&](const auto& l) {
-        safe = safe && !(out.storage().valid() && l.tensor.storage().id() == out.storage().id());
+        safe = safe && !(out.storage().valid() && l.tensor().storage().id() == out.storage().id());
     });
     return shape;
 }
@@ -333,7 +338,8 @@ void assign_resized(Tensor<T, D>& out, const E& e, const Shape& shape) {
     }
     bool shared = false;
     for_each_leaf(as_node(e), [&](const auto& l) {
-        shared = shared || (out.storage().valid() && l.tensor.storage().id() == out.storage().id());
+        shared =
+            shared || (out.storage().valid() && l.tensor().storage().id() == out.storage().id());
     });
     if (!shared) {
         out.resize(shape);
@@ -391,7 +397,7 @@ void arg_reduce_into(Tensor<T, D>& values, Tensor<int64_t, D>* indices, const E&
     if (indices)
         for_each_leaf(e, [&](const auto& l) {
             safe = safe && !(indices->storage().valid() &&
-                             l.tensor.storage().id() == indices->storage().id());
+                             l.tensor().storage().id() == indices->storage().id());
         });
     Shape keep = shape;
     keep[size_t(d)] = 1;

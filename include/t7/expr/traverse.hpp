@@ -83,7 +83,7 @@ template <class E>
 std::array<LeafRef, size_t(E::leaves)> gather_leaves(const E& e) {
     std::array<LeafRef, size_t(E::leaves)> refs;
     size_t k = 0;
-    for_each_leaf(e, [&](const auto& leaf) { refs[k++] = leaf_ref(leaf.tensor); });
+    for_each_leaf(e, [&](const auto& leaf) { refs[k++] = leaf_ref(leaf.tensor()); });
     return refs;
 }
 
@@ -120,6 +120,25 @@ template <class E>
 Shape expr_shape(const E& e, const char* op) {
     const auto leaves = gather_leaves(e);
     return detail::broadcast_shape(leaves.data(), leaves.size(), op);
+}
+
+template <class Op, class... C>
+Shape Apply<Op, C...>::sizes() const {
+    return expr_shape(*this, "sizes");
+}
+template <class Op, class... C>
+int64_t Apply<Op, C...>::size(int64_t d) const {
+    const Shape s = sizes();
+    const int64_t n = int64_t(s.size());
+    const int64_t w = d < 0 ? d + n : d; // negative counts from the end, as Tensor::size
+    if (w < 0 || w >= n)
+        detail::fail<IndexError>("size: dimension ", d, " out of range for a ", n, "-D expression");
+    return s[size_t(w)];
+}
+template <class Op, class... C>
+int64_t Apply<Op, C...>::nElement() const {
+    const Shape s = sizes();
+    return s.empty() ? 0 : s.numel();
 }
 
 } // namespace t7

@@ -19,6 +19,8 @@
 #include "../core/device.hpp"
 #include "../core/dtype.hpp"
 #include "../core/storage.hpp"
+#include "../expr/nodes.hpp"
+#include "../tensor/copy.hpp"
 #include "../tensor/tensor.hpp"
 
 #include <cmath>
@@ -254,6 +256,16 @@ std::string to_string(const Storage<T, CPU>& s) {
 template <class T>
 std::ostream& operator<<(std::ostream& os, const Tensor<T, CPU>& t) {
     return os << to_string(t);
+}
+
+// An expression prints its value: std::cout << a + b.
+template <class Op, class... C>
+std::ostream& operator<<(std::ostream& os, const Apply<Op, C...>& e) {
+    using D = typename Apply<Op, C...>::device_type;
+    static_assert(std::is_same_v<D, CPU>,
+                  "printing an expression evaluates it on the CPU: copy CUDA tensors with "
+                  ".cpu() first, and give a scalar-only expression a tensor operand");
+    return os << to_string(t7::eval(e));
 }
 
 template <class T>

@@ -150,7 +150,7 @@ template <class T, class D, class N>
 Shape check_mask(const char* op, const Tensor<T, D>& x, const N& node) {
     check_mask_type<N, D>(op);
     bool empty = false;
-    for_each_leaf(node, [&](const auto& l) { empty = empty || l.tensor.dim() == 0; });
+    for_each_leaf(node, [&](const auto& l) { empty = empty || l.tensor().dim() == 0; });
     const Shape shape = empty ? Shape{} : expr_shape(node, op);
     const int64_t n = empty ? 0 : shape.numel();
     if (n != x.nElement())

@@ -37,13 +37,13 @@ void dispatch_byte_mask(const Tensor<T, D>& x, const N& node, const Shape& mshap
                         Body&& body) {
     if (mshape == x.sizes() && !(writes_x && needs_temporary(x, node))) return body(node);
     Tensor<uint8_t, D> m;
-    if constexpr (std::is_same_v<N, Leaf<uint8_t, D>>) {
-        m.set(overlaps(x, node.tensor) ? node.tensor.clone() : node.tensor.contiguous());
+    if constexpr (LeafOf<N, uint8_t, D>) {
+        m.set(overlaps(x, node.tensor()) ? node.tensor().clone() : node.tensor().contiguous());
     } else {
         m.set(t7::eval(node));
     }
     m.set(m.view(x.sizes()));
-    body(Leaf<uint8_t, D>{{}, m});
+    body(Leaf<uint8_t, D>(m));
 }
 
 template <class T, class D, class N, class Body>
@@ -233,7 +233,7 @@ void op_masked_select(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src, 
     const Shape mshape = check_mask("maskedSelect", src, node);
     bool alias = into && overlaps(self, src);
     if (into)
-        for_each_leaf(node, [&](const auto& l) { alias = alias || overlaps(self, l.tensor); });
+        for_each_leaf(node, [&](const auto& l) { alias = alias || overlaps(self, l.tensor()); });
     if (alias) {
         Tensor<T, CPU> r;
         masked_select_into(r, src, node, mshape);

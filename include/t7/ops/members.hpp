@@ -272,12 +272,12 @@ private:
         Tensor<T, D> sel = eval();
         if (sel.dim() == 0) return *this;
         detail::update(name, sel, op, v);
-        target_.maskedCopy(Leaf<uint8_t, D>{{}, mask_bytes()}, sel);
+        target_.maskedCopy(Leaf<uint8_t, D>(mask_bytes()), sel);
         return *this;
     }
     Tensor<uint8_t, D> mask_bytes() const {
-        if constexpr (std::is_same_v<N, Leaf<uint8_t, D>>)
-            return mask_.tensor;
+        if constexpr (LeafOf<N, uint8_t, D>)
+            return mask_.tensor();
         else if constexpr (std::is_same_v<typename N::value_type, uint8_t>)
             return t7::eval(mask_);
         else
@@ -290,8 +290,8 @@ private:
 
 template <class T, class D>
 template <Expression M>
-auto Tensor<T, D>::operator[](const M& mask) const {
-    auto node = as_node(mask);
+auto Tensor<T, D>::operator[](M&& mask) const {
+    auto node = as_node(std::forward<M>(mask)); // holds a temporary mask, refers to a named one
     return MaskedRef<T, D, decltype(node)>(*this, std::move(node));
 }
 

@@ -264,8 +264,8 @@ public:
     template <Expression M>
     Tensor& maskedFill(const M& mask, T v);
     template <Expression M>
-    auto operator[](const M& mask) const; // x[mask]: a MaskedRef (read, = v, = t)
-    Tensor<int64_t, D> nonzero() const;   // n x dim() coordinates, layout order
+    auto operator[](M&& mask) const;    // x[mask]: a MaskedRef (read, = v, = t)
+    Tensor<int64_t, D> nonzero() const; // n x dim() coordinates, layout order
     template <std::integral... I>
     requires(sizeof...(I) > 0) Tensor repeatTensor(I... reps)
     const { return repeatTensor(Shape{int64_t(reps)...}); }

@@ -64,7 +64,7 @@ template <size_t First, class E, size_t N>
 void collect_leaves(const E& e, const Shape& shape, Operands<N>& ops) {
     size_t k = First;
     for_each_leaf(e, [&](const auto& leaf) {
-        const auto& t = leaf.tensor;
+        const auto& t = leaf.tensor();
         ops.base[k] = t.data();
         detail::broadcast_strides_into(ops.strides[k], t.sizes(), t.strides(), shape);
         ops.elem_size[k] = int(sizeof(typename std::remove_cvref_t<decltype(leaf)>::value_type));
@@ -107,16 +107,18 @@ void assign_kernel(const void* expr, const AssignRun& r) {
 // assignment is a memcpy (glibc's streams large copies past the cache).
 template <size_t N>
 void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel, const void* expr,
-                  bool plain_copy = false) {
+                  bool plain_copy = false, bool flat = false) {
     const Shape& shape = *dst.sizes;
     char* out = static_cast<char*>(const_cast<void*>(dst.data));
 
     // Fast path (TensorIterator's "contiguous" case): every operand contiguous
     // with the destination's shape is one flat unit-stride run; below the
     // thread grain it is one kernel call, with no loop plan and no thread team.
-    bool flat = is_contiguous(shape, *dst.strides);
-    for (size_t k = 0; k + 1 < N && flat; ++k)
-        flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
+    if (!flat) { // else the caller has checked
+        flat = is_contiguous(shape, *dst.strides);
+        for (size_t k = 0; k + 1 < N && flat; ++k)
+            flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
+    }
     if (flat) {
         std::array<int64_t, N> ones;
         ones.fill(1);
@@ -185,8 +187,16 @@ struct AssignEvaluator {
     static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
         if (dst.dim() == 0) return;
         const auto leaves = gather_leaves(e);
-        drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves.data(), &assign_kernel<E, T>, &e,
-                                            std::is_same_v<E, Leaf<T, CPU>>);
+        run_assign(dst, e, leaves.data(), false);
+    }
+    // The same with e's leaf table gathered by the caller; `flat`: dst and the
+    // leaves are known contiguous of one shape.
+    template <class T, class E>
+    static void run_assign(const Tensor<T, CPU>& dst, const E& e, const LeafRef* leaves,
+                           bool flat) {
+        if (dst.dim() == 0) return;
+        drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e,
+                                            LeafOf<E, T, CPU>, flat);
     }
 };
 

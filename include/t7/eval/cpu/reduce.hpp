@@ -287,6 +287,12 @@ struct ReduceEvaluator {
     // Reduces every element of e (shape `shape`, non-empty) with R.
     template <class R, class E>
     static auto reduce_all(const E& e, const Shape& shape) {
+        const auto leaves = gather_leaves(e);
+        return reduce_all<R>(e, shape, leaves.data());
+    }
+    // The same with e's leaf table gathered by the caller.
+    template <class R, class E>
+    static auto reduce_all(const E& e, const Shape& shape, const LeafRef* leaves) {
         using V = typename E::value_type;
         using A = typename R::template acc<V>;
         constexpr size_t N = size_t(E::leaves);
@@ -294,8 +300,7 @@ struct ReduceEvaluator {
             const auto b = bind<0>(e, RunArgs{nullptr, nullptr});
             return R::step(R::template identity<A>(), scalar_at(b, 0));
         } else {
-            const auto leaves = gather_leaves(e);
-            return drive_reduce_all<R, A, N>(shape, leaves.data(), &reduce_kernel<R, E, A>, &e);
+            return drive_reduce_all<R, A, N>(shape, leaves, &reduce_kernel<R, E, A>, &e);
         }
     }
 

@@ -42,7 +42,7 @@ template <size_t First, class E, size_t N>
 void leaf_strides(const E& e, const Shape& shape, std::array<Shape, N>& strides) {
     size_t k = First;
     for_each_leaf(e, [&](const auto& leaf) {
-        const auto& t = leaf.tensor;
+        const auto& t = leaf.tensor();
         strides[k++] = detail::broadcast_strides(t.sizes(), t.strides(), shape);
     });
 }

@@ -86,7 +86,7 @@ constexpr std::array<int, sizeof...(C)> leaf_offsets() {
 
 template <int K, class T, class D>
 BoundLeaf<T, K> bind(const Leaf<T, D>& l) {
-    return {l.tensor.data()};
+    return {l.tensor().data()};
 }
 template <int K, class T>
 BoundScalar<T> bind(const Scalar<T>& s) {

@@ -86,9 +86,9 @@ struct Evaluator<CUDA> {
         if constexpr (kind == 1) {
             gpu::fill(dst, convert<T>(e.value));
         } else if constexpr (kind == 2) {
-            gpu::copy_convert(dst, e.tensor);
+            gpu::copy_convert(dst, e.tensor());
         } else if constexpr (kind == 3) {
-            gpu::copy_convert(dst, std::get<0>(e.children).tensor);
+            gpu::copy_convert(dst, std::get<0>(e.children).tensor());
         } else {
 #if defined(T7_THRUST_FUSED)
             gpu::fused_assign(dst, e);
