@@ -49,6 +49,11 @@ public:
         }
         seek(pos);
     }
+    // A const iterator from a mutable one (not the other way).
+    template <class U>
+    requires std::is_same_v<T, const U> LayoutIterator(const LayoutIterator<U>& o)
+        : data_(o.data_), off_(o.off_), pos_(o.pos_), numel_(o.numel_), col_(o.col_),
+          inner_size_(o.inner_size_), inner_stride_(o.inner_stride_), outer_(o.outer_) {}
 
     reference operator*() const { return data_[off_]; }
     pointer operator->() const { return data_ + off_; }
@@ -123,20 +128,6 @@ public:
     }
     friend std::strong_ordering operator<=>(const LayoutIterator& a, const LayoutIterator& b) {
         return a.pos_ <=> b.pos_;
-    }
-
-    // A const iterator from a mutable one.
-    operator LayoutIterator<const T>() const requires(!std::is_const_v<T>) {
-        LayoutIterator<const T> r;
-        r.data_ = data_;
-        r.off_ = off_;
-        r.pos_ = pos_;
-        r.numel_ = numel_;
-        r.col_ = col_;
-        r.inner_size_ = inner_size_;
-        r.inner_stride_ = inner_stride_;
-        r.outer_ = outer_;
-        return r;
     }
 
 private:
