@@ -10,9 +10,15 @@
 #include "tensor.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 namespace t7 {
+
+namespace detail {
+template <class P>
+concept ConstPointer = std::is_pointer_v<P> && std::is_const_v<std::remove_pointer_t<P>>;
+} // namespace detail
 
 // A CPU tensor viewing `sizes` elements of the caller's memory at `ptr`, laid out
 // by `strides` (in elements; empty: contiguous, row-major). Nothing is copied:
@@ -35,6 +41,16 @@ Tensor<T> fromBlob(T* ptr, const Shape& sizes, const Shape& strides = {}) {
     const Shape st = strides.empty() ? contiguous_strides(sizes) : strides;
     const int64_t extent = detail::checked_extent(sizes, st, "fromBlob");
     return Tensor<T>(Storage<T>::wrap(ptr, extent), 0, sizes, st);
+}
+
+// Const memory is a compile error: tensors are writable views (there is no
+// read-only tensor). Copy it (fromVector), or const_cast when nothing writes.
+template <detail::ConstPointer P>
+auto fromBlob(P ptr, const Shape& sizes, const Shape& strides = {}) {
+    static_assert(sizeof(P) == 0, "t7::fromBlob: the memory is const and tensors are writable "
+                                  "views: pass a T* (or copy the data with t7::fromVector)");
+    return fromBlob(const_cast<std::remove_const_t<std::remove_pointer_t<P>>*>(ptr), sizes,
+                    strides);
 }
 
 // A new contiguous tensor holding a copy of v's elements, 1-D of v.size() when
