@@ -1,7 +1,8 @@
 // NumPy .npy files (io/npy.hpp): files NumPy 1.24 wrote (tests/data/npy, made by
 // make_npy.py there) load with the right values in every dtype, version, order and
 // byte order; saveNpy writes NumPy's exact bytes, views in logical order; malformed
-// files fail with an IOError naming the byte offset.
+// files fail with an IOError naming the byte offset. Bool and float16 files load as
+// ByteTensor and FloatTensor; loadNpyAny gives the file's own type.
 #include <t7/io/npy.hpp>
 #include <t7/t7.hpp>
 
@@ -10,6 +11,7 @@
 #include "file_bytes.hpp"
 #include "test_util.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +21,7 @@
 #include <vector>
 
 using namespace t7;
+using test_util::iota;
 using test_util::npy_file;
 using test_util::Values;
 using test_util::values;
@@ -145,8 +148,10 @@ TEST_CASE("npy: another dtype is a TypeError") {
     CHECK_THROWS_AS(loadNpy<float>(npy("f8_2x3.npy")), TypeError);
     CHECK_THROWS_AS(loadNpy<int8_t>(npy("u1_2x3.npy")), TypeError);
     CHECK_THROWS_AS(loadNpy<int32_t>(npy("i8_2x3.npy")), TypeError);
+    // bool and float16 load only as ByteTensor and FloatTensor
+    CHECK(has(test_util::message_of<TypeError>([] { loadNpy<int8_t>(npy("b1_2.npy")); }),
+              "bool loads as torch.ByteTensor"));
     // dtypes no Torch7 type holds
-    CHECK(has(io_error([] { loadNpy<uint8_t>(npy("b1_2.npy")); }), "unsupported dtype '|b1'"));
     CHECK(has(io_error([] { loadNpy<double>(npy("c16_2.npy")); }), "unsupported dtype '<c16'"));
     CHECK(has(io_error([] { loadNpy<double>("/nonexistent/x.npy"); }), "/nonexistent/x.npy"));
     CHECK_THROWS_AS(saveNpy("/nonexistent/x.npy", seq<double>({2})), IOError);
@@ -222,5 +227,155 @@ TEST_CASE("npy: malformed files are an IOError with the byte offset") {
         std::string dims70 = "(";
         for (int i = 0; i < 70; ++i) dims70 += "1,";
         CHECK(has(err(dims70 + ")"), "more than 64 dimensions"));
+    }
+}
+
+namespace {
+
+// A .npy file of 16-bit words (float16 bit patterns) in either byte order.
+std::string f2_file(const std::vector<uint16_t>& bits, const std::string& shape, bool big = false,
+                    bool fortran = false) {
+    std::string data;
+    for (uint16_t b : bits) {
+        char lo = char(b & 0xff), hi = char(b >> 8);
+        data += big ? hi : lo;
+        data += big ? lo : hi;
+    }
+    return npy_file(std::string("{'descr': '") + (big ? ">f2" : "<f2") + "', 'fortran_order': " +
+                        (fortran ? "True" : "False") + ", 'shape': " + shape + ", }",
+                    data);
+}
+
+// Writes bytes to a file in the temporary directory, removed by the destructor.
+struct TempFile {
+    std::string path;
+    TempFile(const std::string& name, const std::string& bytes)
+        : path((fs::temp_directory_path() / name).string()) {
+        detail::write_file(path, bytes, "test");
+    }
+    ~TempFile() { fs::remove(path); }
+};
+
+} // namespace
+
+TEST_CASE("npy: bool files load as ByteTensor (0 or 1)") {
+    // NumPy's own file: np.array([True, False])
+    ByteTensor b = loadNpy<uint8_t>(npy("b1_2.npy"));
+    CHECK(b.sizes() == Shape{2});
+    CHECK(values(b) == Values{1, 0});
+    // hand-written, 2x3 in C and Fortran order; any non-zero byte is true
+    const std::string data("\x01\x00\x00\x01\x02\xff", 6);
+    ByteTensor c = fromNpy<uint8_t>(
+        npy_file("{'descr': '|b1', 'fortran_order': False, 'shape': (2, 3), }", data));
+    CHECK(c.sizes() == Shape{2, 3});
+    CHECK(values(c) == Values{1, 0, 0, 1, 1, 1});
+    ByteTensor f = fromNpy<uint8_t>(
+        npy_file("{'descr': '|b1', 'fortran_order': True, 'shape': (2, 3), }", data));
+    CHECK(f.isContiguous());
+    CHECK(values(f) == Values{1, 0, 1, 0, 1, 1});
+    CHECK(values(fromNpy<uint8_t>(npy_file(
+              "{'descr': '<b1', 'fortran_order': False, 'shape': (), }", "\x01"))) == Values{1});
+    // saved back as uint8 ('|u1'), which loads as the same values
+    CHECK(values(fromNpy<uint8_t>(toNpy(c))) == values(c));
+    CHECK(has(toNpy(c), "'descr': '|u1'"));
+    // other types, and truncation
+    CHECK_THROWS_AS(loadNpy<float>(npy("b1_2.npy")), TypeError);
+    CHECK(has(io_error([&] {
+                  fromNpy<uint8_t>(npy_file(
+                      "{'descr': '|b1', 'fortran_order': False, 'shape': (2, 4), }", data));
+              }),
+              "truncated file: 8 elements need 8 bytes but only 6 are left"));
+}
+
+TEST_CASE("npy: float16 files load as FloatTensor with exact values") {
+    // 1, -2, 0.5, 65504 (largest), inf, -inf, nan, 2^-24 (smallest subnormal),
+    // 1023 * 2^-24 (largest subnormal), -0, 2^-14 (smallest normal), 1 + 2^-10
+    const std::vector<uint16_t> bits{0x3c00, 0xc000, 0x3800, 0x7bff, 0x7c00, 0xfc00,
+                                     0x7e00, 0x0001, 0x03ff, 0x8000, 0x0400, 0x3c01};
+    const std::vector<float> expect{1.f,
+                                    -2.f,
+                                    0.5f,
+                                    65504.f,
+                                    std::numeric_limits<float>::infinity(),
+                                    -std::numeric_limits<float>::infinity(),
+                                    0.f, // (NaN: checked apart)
+                                    std::ldexp(1.f, -24),
+                                    1023 * std::ldexp(1.f, -24),
+                                    -0.f,
+                                    std::ldexp(1.f, -14),
+                                    1 + std::ldexp(1.f, -10)};
+    for (bool big : {false, true}) {
+        INFO((big ? ">f2" : "<f2"));
+        FloatTensor h = fromNpy<float>(f2_file(bits, "(12,)", big));
+        CHECK(h.sizes() == Shape{12});
+        CHECK(h.isContiguous());
+        for (size_t i = 0; i < bits.size(); ++i) {
+            INFO("element ", i);
+            if (i == 6)
+                CHECK(std::isnan(h(int64_t(i))));
+            else
+                CHECK(h(int64_t(i)) == expect[i]);
+        }
+        CHECK(std::signbit(h(9)));
+        CHECK_FALSE(std::signbit(h(0)));
+    }
+    // 2x3 in C and Fortran order
+    const std::vector<uint16_t> six{0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600}; // 1 .. 6
+    FloatTensor c = fromNpy<float>(f2_file(six, "(2, 3)"));
+    CHECK(c.sizes() == Shape{2, 3});
+    CHECK(values(c) == iota(1, 6));
+    FloatTensor f = fromNpy<float>(f2_file(six, "(2, 3)", false, true));
+    CHECK(values(f) == Values{1, 3, 5, 2, 4, 6});
+    // loadNpy from a file; another type is a TypeError naming FloatTensor
+    TempFile file("t7_test_npy_f2.npy", f2_file(six, "(3, 2)", true));
+    FloatTensor l = loadNpy<float>(file.path);
+    CHECK(l.sizes() == Shape{3, 2});
+    CHECK(values(l) == iota(1, 6));
+    CHECK(has(test_util::message_of<TypeError>([&] { loadNpy<double>(file.path); }),
+              "float16 loads as torch.FloatTensor"));
+    // truncated data: the byte count is the file's (2 per element)
+    CHECK(has(io_error([&] {
+                  fromNpy<float>(f2_file({0x3c00, 0x3c00}, "(3,)"));
+              }),
+              "truncated file: 3 elements need 6 bytes but only 4 are left"));
+    CHECK(fromNpy<float>(f2_file({}, "(0,)")).dim() == 0);
+}
+
+TEST_CASE_TEMPLATE("npy: loadNpyAny gives the file's own type", T, uint8_t, int8_t, int16_t,
+                   int32_t, int64_t, float, double) {
+    Object o = loadNpyAny(npy(code<T>() + "_2x3.npy"));
+    REQUIRE(o.isTensor());
+    CHECK(o.typeName() == Tensor<T>::typeName());
+    Tensor<T> t = o.tensor<T>();
+    CHECK(t.sizes() == Shape{2, 3});
+    CHECK(values(t) == expected_2x3<T>());
+    Object fo = loadNpyAny(npy(code<T>() + "_2x3_fortran.npy"));
+    CHECK(values(fo.tensor<T>()) == expected_2x3<T>());
+    const Object again = fromNpyAny(toNpy(t));
+    CHECK(values(again.tensor<T>()) == expected_2x3<T>());
+    if constexpr (!std::is_same_v<T, double>) CHECK_THROWS_AS(o.tensor<double>(), TypeError);
+}
+
+TEST_CASE("npy: loadNpyAny of bool, float16, and bad files") {
+    Object b = loadNpyAny(npy("b1_2.npy"));
+    CHECK(b.typeName() == "torch.ByteTensor");
+    CHECK(values(b.tensor<uint8_t>()) == Values{1, 0});
+    Object h = fromNpyAny(f2_file({0x3c00, 0xc000, 0x7bff}, "(3,)"));
+    CHECK(h.typeName() == "torch.FloatTensor");
+    CHECK(values(h.tensor<float>()) == Values{1, -2, 65504});
+    TempFile file("t7_test_npy_any_f2.npy", f2_file({0x3800}, "()"));
+    FloatTensor s = loadNpyAny(file.path).tensor<float>();
+    CHECK(s.sizes() == Shape{1});
+    CHECK(s(0) == 0.5f);
+    CHECK(loadNpyAny(npy("f8_3x4_T.npy")).tensor<double>().sizes() == Shape{4, 3});
+    CHECK(values(loadNpyAny(npy("i4_3_big_endian.npy")).tensor<int32_t>()) == Values{1, -2, 70000});
+    CHECK(loadNpyAny(npy("f8_empty.npy")).tensor<double>().dim() == 0);
+    // malformed or unsupported files are an IOError, as for loadNpy
+    CHECK(has(io_error([] { loadNpyAny(npy("c16_2.npy")); }), "unsupported dtype '<c16'"));
+    CHECK(has(io_error([] { loadNpyAny("/nonexistent/x.npy"); }), "/nonexistent/x.npy"));
+    const std::string good = bytes_of(npy("f8_2x3.npy"));
+    for (size_t n = 0; n < good.size(); n += 7) {
+        INFO("cut at ", n);
+        CHECK(has(io_error([&] { fromNpyAny(std::string_view(good).substr(0, n)); }), "byte "));
     }
 }

@@ -45,3 +45,9 @@
 
 // Random fills of CUDA tensors (the same values as the CPU's for a seed).
 #include "cuda/random.hpp"
+
+// Interop: Eigen maps both ways (tensors over outside memory and std::vector:
+// tensor/blob.hpp, through tensor.hpp), and the build's configuration.
+#include "core/version.hpp"
+#include "ops/config.hpp"
+#include "ops/eigen.hpp"

@@ -10,7 +10,9 @@
 #include "core/error.hpp"
 #include "core/shape.hpp"
 #include "core/storage.hpp"
+#include "core/version.hpp"
 
+#include "tensor/blob.hpp"
 #include "tensor/indexing.hpp"
 #include "tensor/tensor.hpp"
 #include "tensor/views.hpp"

@@ -1,9 +1,11 @@
-// NumPy's .npy format: t7::saveNpy / t7::loadNpy<T> (and toNpy / fromNpy on bytes).
+// NumPy's .npy format: t7::saveNpy / t7::loadNpy<T> (and toNpy / fromNpy on bytes),
+// t7::loadNpyAny / fromNpyAny for a file of any type (a t7::Object).
 // Writing: version 1.0 (2.0 when the header needs it), C order, little-endian, the
 // tensor's elements in logical (row-major) order whatever its strides; the header is
 // laid out as NumPy 1.24 writes it, so the bytes equal numpy.save's. Reading:
-// versions 1.0, 2.0 and 3.0, C or Fortran order, little- or big-endian; the header
-// is parsed strictly and every size is checked against the file before allocating.
+// versions 1.0, 2.0 and 3.0, C or Fortran order, little- or big-endian, the seven
+// Torch7 types plus bool (as uint8) and float16 (as float); the header is parsed
+// strictly and every size is checked against the file before allocating.
 #pragma once
 
 #include "../eval/cpu/evaluator.hpp"
@@ -18,6 +20,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -191,28 +194,117 @@ inline Header read_header(std::string_view b, const std::string& name) {
     return h;
 }
 
-// Element type of a descr: whether it is T, and whether its bytes must be swapped.
-// Throws IOError for descrs no Torch type holds.
+// What a descr stores: one of the seven Torch7 types, bool ('|b1') or float16
+// ('<f2'); bool loads as uint8 (ByteTensor), float16 as float (FloatTensor).
+enum class Kind { u1, i1, i2, i4, i8, f4, f8, b1, f2 };
+
+struct Dtype {
+    Kind kind;
+    size_t size; // bytes per element in the file
+    bool swap;   // stored in the other byte order
+};
+
 template <class T>
-bool descr_is(const std::string& d, bool& swap, const std::string& name, size_t at) {
+constexpr Kind kind_of() {
+    if constexpr (std::is_same_v<T, uint8_t>)
+        return Kind::u1;
+    else if constexpr (std::is_same_v<T, int8_t>)
+        return Kind::i1;
+    else if constexpr (std::is_same_v<T, int16_t>)
+        return Kind::i2;
+    else if constexpr (std::is_same_v<T, int32_t>)
+        return Kind::i4;
+    else if constexpr (std::is_same_v<T, int64_t>)
+        return Kind::i8;
+    else if constexpr (std::is_same_v<T, float>)
+        return Kind::f4;
+    else
+        return Kind::f8;
+}
+
+// The dtype of a descr; IOError for descrs no tensor type holds.
+inline Dtype parse_descr(const std::string& d, const std::string& name, size_t at) {
     if (d.size() < 3 || (d[0] != '<' && d[0] != '>' && d[0] != '|' && d[0] != '='))
         fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d, "'");
-    std::string_view body(d);
-    body.remove_prefix(1);
-    bool known = false, is_t = false;
+    const std::string_view body = std::string_view(d).substr(1);
+    const char other = std::endian::native == std::endian::little ? '>' : '<';
+    std::optional<Dtype> r;
     for_each_torch_type([&](auto v) {
         using U = decltype(v);
-        if (body == std::string_view(descr<U>()).substr(1)) {
-            known = true;
-            is_t = std::is_same_v<U, T>;
-            swap =
-                sizeof(U) > 1 && d[0] == (std::endian::native == std::endian::little ? '>' : '<');
-        }
+        if (body == std::string_view(descr<U>()).substr(1))
+            r = Dtype{kind_of<U>(), sizeof(U), sizeof(U) > 1 && d[0] == other};
     });
-    if (!known)
+    if (body == "b1") r = Dtype{Kind::b1, 1, false};
+    if (body == "f2") r = Dtype{Kind::f2, 2, d[0] == other};
+    if (!r)
         fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d,
-                      "' (Torch7 types: u1 i1 i2 i4 i8 f4 f8)");
-    return is_t;
+                      "' (Torch7 types: u1 i1 i2 i4 i8 f4 f8; also b1 as u1, f2 as f4)");
+    return *r;
+}
+
+// Whether a file of this kind loads as a Tensor<T>.
+template <class T>
+bool loads_as(Kind k) {
+    return k == kind_of<T>() || (k == Kind::b1 && std::is_same_v<T, uint8_t>) ||
+           (k == Kind::f2 && std::is_same_v<T, float>);
+}
+
+// The n elements at `in` (of kind dt) into out: bool bytes as 0 or 1 (any
+// non-zero byte is true), float16 converted exactly to float.
+template <class T>
+void decode(T* out, const char* in, int64_t n, const Dtype& dt) {
+    if constexpr (std::is_same_v<T, uint8_t>) {
+        if (dt.kind == Kind::b1) {
+            for (int64_t i = 0; i < n; ++i) out[i] = in[i] != 0;
+            return;
+        }
+    }
+    if constexpr (std::is_same_v<T, float>) {
+        if (dt.kind == Kind::f2) {
+            for (int64_t i = 0; i < n; ++i) {
+                uint16_t h;
+                std::memcpy(&h, in + 2 * i, 2);
+                if (dt.swap) h = uint16_t((h >> 8) | (h << 8));
+                out[i] = Half::to_float(h);
+            }
+            return;
+        }
+    }
+    std::memcpy(out, in, size_t(n) * sizeof(T));
+    if (dt.swap) {
+        for (int64_t i = 0; i < n; ++i) {
+            auto* b = reinterpret_cast<unsigned char*>(out + i);
+            std::reverse(b, b + sizeof(T));
+        }
+    }
+}
+
+// The tensor of a parsed file (dt must load as T).
+template <class T>
+Tensor<T> read_tensor(std::string_view bytes, const Header& h, const Dtype& dt,
+                      const std::string& name) {
+    int64_t numel = detail::element_count(h.shape);
+    if (numel < 0)
+        fail<IOError>(name, ": byte ", kMagicLen,
+                      ": the shape's element count exceeds the limit of 2^48");
+    if (std::find(h.shape.begin(), h.shape.end(), 0) != h.shape.end()) numel = 0;
+    const size_t left = bytes.size() - h.data_at;
+    if (uint64_t(numel) > left / dt.size)
+        fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel, " elements need ",
+                      uint64_t(numel) * dt.size, " bytes but only ", left, " are left");
+    if (numel == 0) return Tensor<T>();
+    Shape sizes(h.shape.begin(), h.shape.end());
+    if (sizes.empty()) sizes = Shape{1};
+    Tensor<T> r(sizes);
+    decode(r.data(), bytes.data() + h.data_at, numel, dt);
+    if (h.fortran && sizes.size() > 1) {
+        // The data is column-major: view it with reversed strides, then copy to C order.
+        Shape st(sizes.size());
+        int64_t run = 1;
+        for (size_t d = 0; d < sizes.size(); ++d) st[d] = run, run *= sizes[d];
+        return Tensor<T>(r.storage(), 0, sizes, st).clone();
+    }
+    return r;
 }
 
 } // namespace detail::npy
@@ -257,44 +349,49 @@ std::string toNpy(const Tensor<T>& x) {
 
 // A contiguous tensor from the bytes of a .npy file. TypeError if the file holds
 // another element type; IOError if it is malformed. A 0-d array loads as size 1,
-// an array with no elements as an empty tensor.
+// an array with no elements as an empty tensor. Bool files ('|b1') load as
+// uint8 (0 or 1), float16 files ('<f2') as float.
 template <TorchElement T>
 Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy") {
     using namespace detail::npy;
-    Header h = read_header(bytes, name);
-    bool swap = false;
-    if (!descr_is<T>(h.descr, swap, name, kMagicLen))
+    const Header h = read_header(bytes, name);
+    const Dtype dt = parse_descr(h.descr, name, kMagicLen);
+    if (!loads_as<T>(dt.kind))
         detail::fail<TypeError>(name, ": holds dtype '", h.descr, "', not ", Tensor<T>::typeName(),
-                                " ('", descr<T>(), "')");
-    int64_t numel = detail::element_count(h.shape);
-    if (numel < 0)
-        detail::fail<IOError>(name, ": byte ", kMagicLen,
-                              ": the shape's element count exceeds the limit of 2^48");
-    if (std::find(h.shape.begin(), h.shape.end(), 0) != h.shape.end()) numel = 0;
-    size_t left = bytes.size() - h.data_at;
-    if (uint64_t(numel) > left / sizeof(T))
-        detail::fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel,
-                              " elements need ", uint64_t(numel) * sizeof(T), " bytes but only ",
-                              left, " are left");
-    if (numel == 0) return Tensor<T>();
-    Shape sizes(h.shape.begin(), h.shape.end());
-    if (sizes.empty()) sizes = Shape{1};
-    Tensor<T> r(sizes);
-    std::memcpy(r.data(), bytes.data() + h.data_at, size_t(numel) * sizeof(T));
-    if (swap) {
-        for (int64_t i = 0; i < numel; ++i) {
-            auto* b = reinterpret_cast<unsigned char*>(r.data() + i);
-            std::reverse(b, b + sizeof(T));
-        }
+                                " ('", descr<T>(), "')",
+                                dt.kind == Kind::b1   ? " (bool loads as torch.ByteTensor)"
+                                : dt.kind == Kind::f2 ? " (float16 loads as torch.FloatTensor)"
+                                                      : "");
+    return read_tensor<T>(bytes, h, dt, name);
+}
+
+// The tensor of a .npy file's bytes in the type the file holds, as a t7::Object
+// (obj.tensor<T>(); the type's name: obj.anyTensor()'s alternative): u1 i1 i2 i4
+// i8 f4 f8 as the matching tensor, bool as a ByteTensor, float16 as a
+// FloatTensor. IOError if malformed or of another dtype.
+inline Object fromNpyAny(std::string_view bytes, const std::string& name = "fromNpyAny") {
+    using namespace detail::npy;
+    const Header h = read_header(bytes, name);
+    const Dtype dt = parse_descr(h.descr, name, kMagicLen);
+    switch (dt.kind) {
+    case Kind::u1:
+    case Kind::b1:
+        return read_tensor<uint8_t>(bytes, h, dt, name);
+    case Kind::i1:
+        return read_tensor<int8_t>(bytes, h, dt, name);
+    case Kind::i2:
+        return read_tensor<int16_t>(bytes, h, dt, name);
+    case Kind::i4:
+        return read_tensor<int32_t>(bytes, h, dt, name);
+    case Kind::i8:
+        return read_tensor<int64_t>(bytes, h, dt, name);
+    case Kind::f4:
+    case Kind::f2:
+        return read_tensor<float>(bytes, h, dt, name);
+    case Kind::f8:
+        break;
     }
-    if (h.fortran && sizes.size() > 1) {
-        // The data is column-major: view it with reversed strides, then copy to C order.
-        Shape st(sizes.size());
-        int64_t run = 1;
-        for (size_t d = 0; d < sizes.size(); ++d) st[d] = run, run *= sizes[d];
-        return Tensor<T>(r.storage(), 0, sizes, st).clone();
-    }
-    return r;
+    return read_tensor<double>(bytes, h, dt, name); // Kind::f8
 }
 
 template <TorchElement T>
@@ -305,6 +402,11 @@ void saveNpy(const std::string& path, const Tensor<T>& x) {
 template <TorchElement T>
 Tensor<T> loadNpy(const std::string& path) {
     return fromNpy<T>(detail::read_file(path, "loadNpy"), "loadNpy('" + path + "')");
+}
+
+// A .npy file's tensor in the type it holds, as a t7::Object (fromNpyAny).
+inline Object loadNpyAny(const std::string& path) {
+    return fromNpyAny(detail::read_file(path, "loadNpyAny"), "loadNpyAny('" + path + "')");
 }
 
 } // namespace t7

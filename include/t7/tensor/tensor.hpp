@@ -10,6 +10,7 @@
 #include "../core/size_math.hpp"
 #include "../core/storage.hpp"
 #include "fwd.hpp"
+#include "iterator.hpp"
 
 #include <initializer_list>
 #include <string>
@@ -79,6 +80,9 @@ public:
     int64_t storageOffset() const { return offset_; }
     T* data() const { return storage_.data() ? storage_.data() + offset_ : nullptr; }
     int getDevice() const { return storage_.device(); }
+    // False when the memory belongs to the caller (t7::fromBlob, t7::fromEigen,
+    // Storage::wrap): it is never freed or resized here.
+    bool ownsStorage() const { return storage_.ownsStorage(); }
     bool isContiguous() const { return is_contiguous(sizes_, strides_); }
     bool isSize(const Shape& s) const { return sizes_ == s; }
     template <class U>
@@ -95,6 +99,26 @@ public:
     // ---- element access (bounds-checked; negative indices count from the end) ---
     template <class... I>
     decltype(auto) operator()(I... idx) const; // indexing.hpp
+
+    // ---- iteration in layout order (tensor/iterator.hpp; CPU tensors) -------------
+    // Row-major over the sizes whatever the strides; T& (const T& for a const tensor).
+    LayoutIterator<T> begin() { return iterator_at<T>(0); }
+    LayoutIterator<T> end() { return iterator_at<T>(nElement()); }
+    LayoutIterator<const T> begin() const { return iterator_at<const T>(0); }
+    LayoutIterator<const T> end() const { return iterator_at<const T>(nElement()); }
+    LayoutIterator<const T> cbegin() const { return begin(); }
+    LayoutIterator<const T> cend() const { return end(); }
+    // The elements in layout order (a CUDA tensor's are brought to the host).
+    std::vector<T> toVector() const {
+        if constexpr (!std::is_same_v<D, CPU>) {
+            return cpu().toVector();
+        } else {
+            return detail::guard_alloc("toVector", [&] {
+                return isContiguous() ? std::vector<T>(data(), data() + nElement())
+                                      : std::vector<T>(begin(), end());
+            });
+        }
+    }
 
     // ---- rebinding and resizing --------------------------------------------------
     Tensor& set(const Tensor& o) {
@@ -293,6 +317,13 @@ private:
     friend class Tensor;
 
     void allocate(const Shape& sizes, const Shape& strides);
+    template <class E>
+    LayoutIterator<E> iterator_at(int64_t pos) const {
+        static_assert(std::is_same_v<D, CPU>,
+                      "Tensor::begin/end: a CUDA tensor's elements live in device memory; "
+                      "iterate over x.cpu() (or use x.toVector())");
+        return LayoutIterator<E>(data(), sizes_, strides_, pos);
+    }
     Tensor sub_impl(const Shape& bounds) const;
     Tensor with(int64_t offset, Shape sizes, Shape strides) const {
         Tensor r;
