@@ -16,7 +16,8 @@ through #include "...") are parsed by a small C++ declaration scanner:
   concepts, functions, operators and variables;
 * in those classes: the public members (functions, operators, nested types, data
   members, enumerators); constructors and destructors are the class itself;
-* macros named T7_* that the headers #define and do not #undef again.
+* macros named T7_* that the headers #define and do not #undef again (except
+  names ending in '_', the helpers of other macros).
 
 Function-like macros are expanded where they are invoked at namespace scope (the
 operators and functions that expr/operators.hpp defines through macros). Of an
@@ -177,8 +178,8 @@ def preprocess(path):
                 m = re.match(r"([A-Za-z_]\w*)(\(([^)]*)\))?\s*(.*)", rest, re.DOTALL)
                 if m:
                     name, params, body = m.group(1), m.group(3), m.group(4)
-                    if name.startswith("T7_"):
-                        macros_out.append((name, lineno))
+                    if name.startswith("T7_") and not name.endswith("_"):
+                        macros_out.append((name, lineno))  # NAME_: a helper of another macro
                     undefined.discard(name)
                     if m.group(2) is not None:
                         ps = [p.strip() for p in params.split(",") if p.strip()]

@@ -58,7 +58,7 @@ def main():
     if not exs:
         print("no examples")
         return 0
-    parts = ["#include <t7/t7.hpp>", "#include <cstdio>", "#include <fstream>",
+    parts = ["#include <t7/t7.hpp>", "#include <cstdio>", "#include <fstream>", "#include <algorithm>", "#include <numeric>",
              "#include <iostream>", "#include <string>", "#include <vector>", "",
              "int main() {"]
     for k, (md, line, body, _) in enumerate(exs):
