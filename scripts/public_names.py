@@ -27,10 +27,10 @@ every branch.
 A name is documented when it appears, as a whole word, in a Markdown code span,
 a fenced code block or a heading of one of the docs/*.md files. Qualified names
 are checked by their last component (Tensor::narrow by `narrow`), except names of
-a public sub-namespace, checked as written from it (`cuda::FloatTensor`), and
-operators, checked as spelled (`operator+=`). docs/names-ignore.txt lists names
-the scanner picks up that are not part of the API, one per line, each with a
-reason after a '#'.
+a public sub-namespace, written with it (`cuda::FloatTensor`) or inside a
+`namespace t7::cuda { ... }` block, and operators, checked as spelled (`operator+=`).
+docs/names-ignore.txt lists names the scanner picks up that are not part of the
+API, one per line, each with a reason after a '#'.
 """
 
 import argparse
@@ -57,6 +57,9 @@ INTERNAL_NAMESPACES = {
     "npy",      # the .npy parser
     "print",    # the printer's layout
 }
+
+# Public namespaces below t7 (their names are checked with the namespace).
+PUBLIC_SUBNAMESPACES = {"cuda"}
 
 KEYWORDS_SKIP = {
     "inline", "static", "constexpr", "consteval", "constinit", "explicit", "virtual",
@@ -659,12 +662,12 @@ def collect(root):
 # The manual
 
 
-def doc_text(docs):
+def doc_chunks(docs):
     """Code spans, fenced blocks and headings of every docs/*.md (and below)."""
     chunks = []
     for md in sorted(Path(docs).rglob("*.md")):
         text = md.read_text(encoding="utf-8", errors="replace")
-        # fenced blocks
+
         def fence(m):
             chunks.append(m.group(2))
             return "\n"
@@ -675,24 +678,40 @@ def doc_text(docs):
                 chunks.append(line)
         for m in re.finditer(r"(`+)(.+?)\1", text, re.S):
             chunks.append(m.group(2))
-    return "\n".join(chunks)
+    return chunks
 
 
-def documented(name, kind, text, words):
-    last = name.split("::")[-1]
-    if last.startswith("operator"):
-        sym = last[len("operator"):].strip()
-        if sym and sym[0].isalpha():  # a conversion operator
-            return re.search(r"\boperator\s+" + re.escape(sym.split()[0]) + r"\b", text) is not None
-        pat = r"\boperator\s*" + r"\s*".join(re.escape(c) for c in sym)
-        if sym not in ("()", "[]"):
-            pat += r"(?![-+*/%^&|~!=<>])"
-        return re.search(pat, text) is not None
-    parts = name.split("::")
-    # a name of a public sub-namespace (cuda::FloatTensor): written with it
-    if kind != "macro" and len(parts) > 1 and parts[0] in ("cuda",) and len(parts) == 2:
-        return re.search(r"\b" + re.escape(name) + r"\b", text) is not None
-    return last in words
+class Manual:
+    """What docs/ documents: the words of its code and headings."""
+
+    def __init__(self, docs):
+        chunks = doc_chunks(docs)
+        self.text = "\n".join(chunks)
+        self.words = set(re.findall(r"[A-Za-z_]\w*", self.text))
+        # the words of chunks written inside a sub-namespace: `namespace t7::cuda { ... }`
+        self.ns_words = {}
+        for c in chunks:
+            for ns in re.findall(r"\bnamespace\s+(?:t7::)?(\w+)", c):
+                self.ns_words.setdefault(ns, set()).update(re.findall(r"[A-Za-z_]\w*", c))
+
+    def documents(self, name, kind):
+        text, last = self.text, name.split("::")[-1]
+        if last.startswith("operator"):
+            sym = last[len("operator"):].strip()
+            if sym and sym[0].isalpha():  # a conversion operator
+                return re.search(r"\boperator\s+" + re.escape(sym.split()[0]) + r"\b",
+                                 text) is not None
+            pat = r"\boperator\s*" + r"\s*".join(re.escape(c) for c in sym)
+            if sym not in ("()", "[]"):
+                pat += r"(?![-+*/%^&|~!=<>])"
+            return re.search(pat, text) is not None
+        parts = name.split("::")
+        # a name of a public sub-namespace (cuda::FloatTensor): written with its
+        # namespace, or inside a `namespace t7::cuda { ... }` block
+        if kind != "macro" and len(parts) == 2 and parts[0] in PUBLIC_SUBNAMESPACES:
+            return (re.search(r"\b" + re.escape(name) + r"\b", text) is not None
+                    or last in self.ns_words.get(parts[0], set()))
+        return last in self.words
 
 
 def read_ignore(path):
@@ -735,8 +754,7 @@ def main():
 
     ignore_path = args.ignore or (args.check / "names-ignore.txt")
     ignored, problems = read_ignore(ignore_path)
-    text = doc_text(args.check)
-    words = set(re.findall(r"[A-Za-z_]\w*", text))
+    manual = Manual(args.check)
     missing = []
     checked = 0
     for name in sorted(names, key=str.lower):
@@ -744,7 +762,7 @@ def main():
             continue
         checked += 1
         kind, where = names[name]
-        if not documented(name, kind, text, words):
+        if not manual.documents(name, kind):
             missing.append((name, kind, where))
     stale = sorted(n for n in ignored if n not in names)
     for p in problems:
