@@ -4,8 +4,10 @@
 An example is a fenced block whose info string is `cpp example`: statements that
 run inside main() after `#include <t7/t7.hpp>` (and <iostream>, <fstream>, <vector>,
 <string>, <cstdio>). When the next fenced block is a `text` block, the example's
-output must equal it (trailing spaces ignored). All examples are compiled as one
-program, each in its own block and its own try/catch, and run in a temporary folder.
+output must equal it (trailing spaces ignored). The examples of one page are
+compiled as one program, each in its own block and its own try/catch, and run in a
+temporary folder. The pages that use names not merged yet need --include with the
+headers that have them.
 
     tests/docs/examples.py [--cxx g++] [--include DIR ...] [--keep DIR] [FILE.md ...]
 
@@ -54,14 +56,26 @@ def main():
     args = ap.parse_args()
 
     files = args.files or sorted((root / "docs").glob("*.md"))
-    exs = [e for f in files for e in examples(f)]
-    if not exs:
-        print("no examples")
-        return 0
-    parts = ["#include <t7/t7.hpp>", "#include <cstdio>", "#include <fstream>", "#include <algorithm>", "#include <numeric>",
-             "#include <iostream>", "#include <string>", "#include <vector>", "",
-             "int main() {"]
-    for k, (md, line, body, _) in enumerate(exs):
+    total = bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        for md in files:
+            exs = examples(md)
+            if not exs:
+                continue
+            total += len(exs)
+            bad += run_page(md, exs, work, args, root)
+    print(f"{total - bad} of {total} examples ok")
+    return 1 if bad else 0
+
+
+def run_page(md, exs, work, args, root):
+    """Builds and runs one page's examples as one program; the number that failed."""
+    parts = ["#include <t7/t7.hpp>", "#include <algorithm>", "#include <cstdio>",
+             "#include <fstream>", "#include <iostream>", "#include <numeric>",
+             "#include <string>", "#include <vector>", "", "int main() {"]
+    for k, (_, line, body, _) in enumerate(exs):
         parts.append(f'    std::cout << "\\n@@@{k}@@@\\n" << std::flush;')
         parts.append(f"#line {line + 1} \"{md.name}\"")
         parts.append("    try {")
@@ -71,42 +85,32 @@ def main():
         parts.append("    }")
     parts.append('    std::cout << "\\n@@@end@@@\\n";')
     parts.append("}")
-    program = "\n".join(parts) + "\n"
-
-    with tempfile.TemporaryDirectory() as tmp:
-        work = args.keep or Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        src, exe = work / "examples.cpp", work / "examples"
-        src.write_text(program)
-        incs = [f"-I{d}" for d in args.include] + [f"-I{root / 'include'}", "-I/usr/include/eigen3"]
-        cmd = [args.cxx, "-std=c++20", "-O0", "-w", *incs, str(src), "-o", str(exe)]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            print(r.stderr[-20000:])
-            print(f"the examples do not compile ({len(exs)} examples)")
-            return 1
-        r = subprocess.run([str(exe)], capture_output=True, text=True, cwd=work)
-        out = r.stdout
-        chunks = re.split(r"\n@@@(\d+|end)@@@\n", "\n" + out)
-        got = {}
-        for i in range(1, len(chunks) - 1, 2):
-            got[chunks[i]] = chunks[i + 1]
-        bad = 0
-        for k, (md, line, body, expected) in enumerate(exs):
-            o = got.get(str(k))
-            if o is None:
-                print(f"{md.name}:{line}: did not run (the program stopped: {r.returncode})")
-                bad += 1
-                continue
-            if "uncaught exception:" in o:
-                print(f"{md.name}:{line}: {o.strip()}")
-                bad += 1
-            elif expected is not None and norm(o) != norm(expected):
-                print(f"{md.name}:{line}: output differs\n--- expected\n{norm(expected)}\n"
-                      f"--- got\n{norm(o)}\n---")
-                bad += 1
-        print(f"{len(exs) - bad} of {len(exs)} examples ok")
-        return 1 if bad else 0
+    src, exe = work / (md.stem + ".cpp"), work / md.stem
+    src.write_text("\n".join(parts) + "\n")
+    incs = [f"-I{d}" for d in args.include] + [f"-I{root / 'include'}", "-I/usr/include/eigen3"]
+    cmd = [args.cxx, "-std=c++20", "-O0", "-w", *incs, str(src), "-o", str(exe)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stderr[-6000:])
+        print(f"{md.name}: the examples do not compile ({len(exs)} examples)")
+        return len(exs)
+    r = subprocess.run([str(exe)], capture_output=True, text=True, cwd=work)
+    chunks = re.split(r"\n@@@(\d+|end)@@@\n", "\n" + r.stdout)
+    got = {chunks[i]: chunks[i + 1] for i in range(1, len(chunks) - 1, 2)}
+    bad = 0
+    for k, (_, line, body, expected) in enumerate(exs):
+        o = got.get(str(k))
+        if o is None:
+            print(f"{md.name}:{line}: did not run (the program stopped: {r.returncode})")
+            bad += 1
+        elif "uncaught exception:" in o:
+            print(f"{md.name}:{line}: {o.strip()}")
+            bad += 1
+        elif expected is not None and norm(o) != norm(expected):
+            print(f"{md.name}:{line}: output differs\n--- expected\n{norm(expected)}\n"
+                  f"--- got\n{norm(o)}\n---")
+            bad += 1
+    return bad
 
 
 if __name__ == "__main__":
