@@ -34,7 +34,6 @@ API, one per line, each with a reason after a '#'.
 """
 
 import argparse
-import os
 import re
 import sys
 from pathlib import Path
@@ -321,9 +320,8 @@ def skip_requires_clause(toks, i):
 
 
 def more_declarators(stmt):
-    """The names after the first of `T a = 1, b = 2, c;` (top-level commas)."""
-    names, depth, i, t = [], 0, 0, stmt
-    seen_first = False
+    """The names after the first of `T a = 1, b = 2, c;` (at top-level commas)."""
+    names, i, t = [], 0, stmt
     while i < len(t):
         x = t[i].text
         if x in ("(", "[", "{"):
@@ -332,11 +330,8 @@ def more_declarators(stmt):
         if x == "<" and i > 0 and t[i - 1].kind == "id":
             i = skip_angles(t, i)
             continue
-        if x == "=" or x == "{}":
-            seen_first = True
-        if x == "," and (seen_first or True):
-            if i + 1 < len(t) and t[i + 1].kind == "id":
-                names.append(t[i + 1].text)
+        if x == "," and i + 1 < len(t) and t[i + 1].kind == "id":
+            names.append(t[i + 1].text)
         i += 1
     return names
 
@@ -601,8 +596,9 @@ def scan(tokens, record):
             # braced member initialiser (`: a_{x}, b_{y} {`): skip the braces
             if decl:
                 emit(decl, stmt[0])
-                for extra in more_declarators(stmt):
-                    emit((extra, "variable"), stmt[0])
+                if decl[1] == "variable":
+                    for extra in more_declarators(stmt):
+                        emit((extra, "variable"), stmt[0])
             i = skip_balanced(tokens, i, "{", "}")
             if decl is None and i < n and tokens[i].text == ",":
                 continue  # more member initialisers: the statement goes on
@@ -642,8 +638,8 @@ def collect(root):
     names = {}  # name -> (kind, "file:line")
 
     def record(name, kind, tok):
-        if name.startswith("_") or name.endswith("_") and kind == "variable":
-            return  # private-looking data members
+        if name.split("::")[-1].startswith("_") or (name.endswith("_") and kind == "variable"):
+            return  # reserved names, and data members named like private ones (size_)
         where = f"{Path(tok.file).resolve().relative_to(root.resolve())}:{tok.line}"
         names.setdefault(name, (kind, where))
 
