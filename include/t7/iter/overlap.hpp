@@ -14,30 +14,12 @@
 namespace t7 {
 namespace iter {
 
-// True when two positions of (sizes, strides) (strides >= 0) may share an
-// element. A stride 0 on a dimension of size > 1 does; otherwise, with the
-// dimensions taken by increasing stride, each stride must exceed the extent
-// the smaller ones span. Exact for every view the library makes (contiguous,
-// transposed, permuted, narrowed, selected, stepped, expanded, unfolded);
-// conservative for layouts only set() builds, where a stride interleaves the
-// gaps of another (sizes 2x3 with strides 4x3 reach 0 3 6 4 7 10, all distinct,
-// and are reported as overlapping).
-inline bool overlaps_itself(const Shape& sizes, const Shape& strides) {
-    // Fast path, no sort: strides already increase from the last dimension
-    // outwards (contiguous, narrowed, selected, stepped and unfolded views).
-    int64_t span = 0; // extent reached by the dimensions inside, in elements
-    size_t d = sizes.size();
-    for (; d > 0; --d) {
-        const int64_t n = sizes[d - 1], s = strides[d - 1];
-        if (n == 1) continue;
-        if (s <= span) break;
-        span += (n - 1) * s;
-    }
-    if (d == 0) return false;
-    // Otherwise (stride 0, or strides out of order: transposed views) sort the
-    // dimensions of size > 1 by stride. Without a stride 0 and without overlap,
-    // k such dimensions reach 2^k distinct elements of a storage (< 2^62): more
-    // than 62 of them always overlap.
+// The general case of overlaps_itself below (a stride 0, or strides out of
+// order: transposed views): the dimensions of size > 1 sorted by stride. Out
+// of line, so that the fast path inlined into every assignment stays small.
+// Without a stride 0 and without overlap, k such dimensions reach 2^k distinct
+// elements of a storage (< 2^62): more than 62 of them always overlap.
+[[gnu::noinline]] inline bool overlaps_sorted(const Shape& sizes, const Shape& strides) {
     constexpr size_t max_dims = 62;
     int64_t st[max_dims], sz[max_dims]; // uninitialised: no cost for what is not used
     size_t k = 0;
@@ -52,10 +34,31 @@ inline bool overlaps_itself(const Shape& sizes, const Shape& strides) {
         st[j] = strides[i];
         sz[j] = sizes[i];
     }
-    span = 0;
+    int64_t span = 0;
     for (size_t i = 0; i < k; ++i) {
         if (st[i] <= span) return true;
         span += (sz[i] - 1) * st[i];
+    }
+    return false;
+}
+
+// True when two positions of (sizes, strides) (strides >= 0) may share an
+// element. A stride 0 on a dimension of size > 1 does; otherwise, with the
+// dimensions taken by increasing stride, each stride must exceed the extent
+// the smaller ones span. Exact for every view the library makes (contiguous,
+// transposed, permuted, narrowed, selected, stepped, expanded, unfolded);
+// conservative for layouts only set() builds, where a stride interleaves the
+// gaps of another (sizes 2x3 with strides 4x3 reach 0 3 6 4 7 10, all distinct,
+// and are reported as overlapping).
+inline bool overlaps_itself(const Shape& sizes, const Shape& strides) {
+    // Fast path, no sort: strides already increase from the last dimension
+    // outwards (contiguous, narrowed, selected, stepped and unfolded views).
+    int64_t span = 0; // extent reached by the dimensions inside, in elements
+    for (size_t d = sizes.size(); d > 0; --d) {
+        const int64_t n = sizes[d - 1], s = strides[d - 1];
+        if (n == 1) continue;
+        if (s <= span) return overlaps_sorted(sizes, strides);
+        span += (n - 1) * s;
     }
     return false;
 }
