@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds tests/consumer as a separate Meson project that pulls tensor7 in as a
-# subproject (subprojects/tensor7 -> this repository), then runs it.
+# subproject (subprojects/tensor7 -> this repository), with default options as a
+# user would, checks that the build builds only the consumer's own targets (no
+# tensor7 tests, examples or libraries), then runs it.
 # Usage: tests/consumer/run.sh [build-dir]   (default: tests/consumer/build)
 set -euo pipefail
 
@@ -16,12 +18,21 @@ else
     echo "consumer: $link exists and is not a symlink; leaving it alone" >&2
 fi
 
-opts=(-Dtensor7:tests=false -Dtensor7:examples=false)
+# Default options: as a subproject, tensor7's tests and examples are off.
 if [ -f "$build/build.ninja" ]; then
-    meson setup --reconfigure "$build" "$here" "${opts[@]}"
+    meson setup --reconfigure "$build" "$here"
 else
     rm -rf "$build"
-    meson setup "$build" "$here" "${opts[@]}"
+    meson setup "$build" "$here"
 fi
+
+# What the default build compiles: only files of the consumer, none of tensor7's.
+inputs=$(ninja -C "$build" -t inputs all)
+if echo "$inputs" | grep -E '(^|/)subprojects/'; then
+    echo "consumer: FAIL: the default build compiles the tensor7 files above" >&2
+    exit 1
+fi
+echo "consumer: the default build compiles only the consumer:" $inputs
+
 meson compile -C "$build"
 "$build/consumer"

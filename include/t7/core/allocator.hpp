@@ -1,7 +1,9 @@
 // Host memory for storages. First touch of fresh pages costs far more than the
 // arithmetic on them, so freed blocks are cached by size class and handed out
 // again (temporaries in a loop reuse the same pages), and large blocks are
-// aligned to 2 MiB and advised as huge pages.
+// aligned to 2 MiB and advised as huge pages. The cache keeps at most 1 GiB of
+// freed blocks per process: t7::HostAllocator::instance().set_cache_limit(bytes)
+// changes that (0 turns it off) and trim() gives every cached block back.
 #pragma once
 
 #include "error.hpp"
@@ -81,10 +83,20 @@ public:
         cached_ = 0;
     }
 
-    size_t cached_bytes() const { return cached_; }
+    // Bytes of freed blocks kept for reuse (at most the limit: 1 GiB by default).
+    size_t cached_bytes() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return cached_;
+    }
+    // Caps the cache (0: every free goes back to the system at once); a cache
+    // above the new limit is emptied. Safe to call from any thread at any time.
     void set_cache_limit(size_t bytes) {
-        limit_ = bytes;
-        if (cached_ > limit_) trim();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            limit_ = bytes;
+            if (cached_ <= limit_) return;
+        }
+        trim();
     }
 
     // Four classes per power of two above 64 bytes: at most 25% slack. Public:
@@ -119,7 +131,7 @@ private:
         return p;
     }
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::array<FreeBlock*, classes> free_{};
     size_t cached_ = 0;
     size_t limit_ = default_cache_limit;

@@ -1,5 +1,14 @@
 // Compiler portability macros shared by every layer (host and device code).
+// Every public header (t7.hpp, tensor.hpp, cuda.hpp) includes this first.
 #pragma once
+
+// tensor7 needs C++20. Below it, compilation stops here with one error naming
+// C++20: a missing #include is fatal to GCC, Clang, nvcc and MSVC, where #error
+// would be followed by pages of errors from the headers after it.
+// (MSVC keeps __cplusplus at 199711L unless /Zc:__cplusplus; _MSVC_LANG is right.)
+#if defined(_MSVC_LANG) ? _MSVC_LANG < 202002L : __cplusplus < 202002L
+#include "tensor7 needs C++20: compile with -std=c++20 (or later)"
+#endif
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define T7_HOST_DEVICE __host__ __device__

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Installs tensor7 into a staging prefix with `meson install` and builds and runs
+# three programs against the installed copy, as users outside Meson would:
+#   (a) g++ with `pkg-config --cflags --libs tensor7`
+#   (b) CMake: find_package(tensor7) + target_link_libraries(app tensor7::tensor7)
+#   (c) CMake: pkg_check_modules(T7 IMPORTED_TARGET tensor7)
+# each compiling main.cpp here (it exits non-zero on a wrong value); then checks
+# that a C++17 translation unit gets the one error naming C++20 from the
+# installed headers.
+# Usage: tests/installed/run.sh [work-dir]   (default: build-installed at the
+# repository root; it is emptied first). Needs meson, ninja, g++, pkg-config,
+# cmake and Eigen (scripts/install-deps).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=${1:-$root/build-installed}
+work=$(mkdir -p "$work" && cd "$work" && pwd)
+stage=$work/stage
+cxx=${CXX:-g++}
+
+step() { printf '\n--- installed: %s\n' "$*"; }
+fail() {
+    echo "installed: FAIL: $*" >&2
+    exit 1
+}
+
+rm -rf "${work:?}"/*
+
+step "meson install into $stage"
+meson setup "$work/meson" "$root" --prefix="$stage" \
+    -Dtests=false -Dexamples=false -Dbench=false -Dcuda=disabled >"$work/meson-setup.log" ||
+    { cat "$work/meson-setup.log"; fail "meson setup"; }
+meson install -C "$work/meson" --quiet
+
+# What the prefix must hold: every header under include/t7, tensor7.pc and the
+# CMake package, and no -march flag in what a user's build inherits.
+want=$(cd "$root/include" && find t7 -type f | sort)
+have=$(cd "$stage/include" && find t7 -type f | sort)
+[ "$want" = "$have" ] || fail "the installed headers differ from include/t7"
+pc=$(find "$stage" -name tensor7.pc)
+config=$(find "$stage" -name tensor7Config.cmake)
+version=$(find "$stage" -name tensor7ConfigVersion.cmake)
+[ -n "$pc" ] && [ -n "$config" ] && [ -n "$version" ] ||
+    fail "tensor7.pc, tensor7Config.cmake or tensor7ConfigVersion.cmake is missing"
+if grep -v '^[[:space:]]*#' "$pc" "$config" | grep -- '-march'; then
+    fail "an installed file carries -march"
+fi
+echo "headers: $(echo "$have" | wc -l) files in $stage/include/t7"
+echo "pkg-config: ${pc#"$stage"/}"
+echo "cmake: ${config#"$stage"/}, ${version#"$stage"/}"
+pcdir=$(dirname "$pc")
+openmp=no
+if grep -q -- '-fopenmp' "$pc"; then openmp=yes; fi
+
+# Runs a consumer and checks its verdict (and that OpenMP reached it when the
+# installed package has it).
+run_app() {
+    local name=$1 app=$2 out
+    out=$("$app") || { echo "$out"; fail "$name: the program exited non-zero"; }
+    echo "$out" | grep -q 'all values correct' || { echo "$out"; fail "$name: no verdict"; }
+    echo "$out" | grep -q "OpenMP $openmp" ||
+        { echo "$out"; fail "$name: OpenMP should be '$openmp' as in tensor7.pc"; }
+    echo "$name: $(echo "$out" | grep 'OpenMP') - all values correct"
+}
+
+step "(a) $cxx with pkg-config --cflags --libs tensor7"
+flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs tensor7)
+echo "$cxx main.cpp $flags"
+# shellcheck disable=SC2086 # the flags are words
+"$cxx" "$here/main.cpp" $flags -o "$work/app-pkg-config"
+run_app "(a) g++ + pkg-config" "$work/app-pkg-config"
+
+step "(b) CMake find_package(tensor7), tensor7::tensor7"
+cmake -S "$here/cmake_find_package" -B "$work/cmake-find-package" -G Ninja \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$stage" >"$work/cmake-find-package.log" ||
+    { cat "$work/cmake-find-package.log"; fail "(b) cmake configure"; }
+cmake --build "$work/cmake-find-package" -j 1
+run_app "(b) CMake find_package" "$work/cmake-find-package/app"
+
+step "(c) CMake pkg_check_modules(T7 IMPORTED_TARGET tensor7)"
+PKG_CONFIG_PATH=$pcdir cmake -S "$here/cmake_pkg_config" -B "$work/cmake-pkg-config" -G Ninja \
+    -DCMAKE_CXX_COMPILER="$cxx" >"$work/cmake-pkg-config.log" ||
+    { cat "$work/cmake-pkg-config.log"; fail "(c) cmake configure"; }
+cmake --build "$work/cmake-pkg-config" -j 1
+run_app "(c) CMake pkg-config" "$work/cmake-pkg-config/app"
+
+step "below C++20: one error naming C++20 (installed headers)"
+"$here/cxx17_error.sh" "$stage/include" "$cxx"
+
+echo
+echo "installed: ok (meson install, pkg-config, CMake find_package, CMake pkg-config, C++17 error)"
