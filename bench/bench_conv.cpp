@@ -2,7 +2,8 @@
 // (interleaved rounds, bench::race):
 //  * xcorr2 / conv2 'V' of a 1024x1024 float image by a 5x5 kernel vs Eigen::Tensor's
 //    convolve (a cross-correlation) on the same data (ThreadPoolDevice with the
-//    same number of threads);
+//    same number of threads; timed before t7, not interleaved: the idle threads of
+//    its pool and OpenMP's spin, and two spinning pools on few cores slow each other);
 //  * a layer-sized call, xcorr2 of a 16x128x128 float input by a 32x16x3x3 kernel
 //    ('V', 32 maps of 126x126), vs the matrix product it amounts to: t7::mm of the
 //    32x144 weights by the 144x15876 im2col matrix (built once, outside the timing).
@@ -30,14 +31,18 @@ void image_bench() {
     using Map2 = Eigen::TensorMap<Eigen::Tensor<float, 2, Eigen::RowMajor>>;
     Map2 ex(x.data(), n, n), ek(k.data(), kn, kn);
     Eigen::Tensor<float, 2, Eigen::RowMajor> eo(on, on);
-    Eigen::ThreadPool pool(t7::getNumThreads());
-    Eigen::ThreadPoolDevice dev(&pool, t7::getNumThreads());
     const Eigen::array<ptrdiff_t, 2> dims{0, 1};
+    std::vector<double> t(3);
+    { // Eigen's pool apart, and gone before t7 runs: its idle threads spin a while
+        Eigen::ThreadPool pool(t7::getNumThreads());
+        Eigen::ThreadPoolDevice dev(&pool, t7::getNumThreads());
+        t[0] = bench::race({[&] { eo.device(dev) = ex.convolve(ek, dims); }}, g_rounds)[0];
+    }
     t7::FloatTensor r1, r2;
-    const auto t =
-        bench::race({[&] { eo.device(dev) = ex.convolve(ek, dims); },
-                     [&] { r1.set(t7::xcorr2(x, k)); }, [&] { r2.set(t7::conv2(x, k)); }},
-                    g_rounds);
+    const auto t7s = bench::race(
+        {[&] { r1.set(t7::xcorr2(x, k)); }, [&] { r2.set(t7::conv2(x, k)); }}, g_rounds);
+    t[1] = t7s[0];
+    t[2] = t7s[1];
     float diff = 0;
     for (int64_t i = 0; i < on * on; ++i)
         diff = std::max(diff, std::abs(r1.data()[i] - eo.data()[i]));
