@@ -156,12 +156,12 @@ Tensor<T, CPU> conv_run(const ConvPlan& p, const Tensor<T, CPU>& x, const Tensor
             const int64_t threads = getNumThreads();
             int64_t nb = std::clamp<int64_t>((int64_t(1) << 17) / (taps * n), 1, rows);
             nb = std::min(nb, (rows + threads - 1) / threads);
-            const int64_t blocks = (rows + nb - 1) / nb, scratch = taps * nb * n;
-            Tensor<T, CPU> col(std::min(threads, blocks) * scratch);
-            iter::parallel_for(blocks, 1, [&](int64_t b, int64_t e, int64_t c) {
+            const int64_t blocks = (rows + nb - 1) / nb;
+            iter::parallel_for(blocks, 1, [&](int64_t b, int64_t e, int64_t) {
+                Tensor<T, CPU> col(taps * nb * n); // this chunk's im2col scratch
                 for (int64_t blk = b; blk < e; ++blk)
                     cpu::gemm_rows(o, map, p.maps, n, blk * nb, std::min(rows, (blk + 1) * nb), src,
-                                   base, off.data(), w.data(), taps, col.data() + c * scratch);
+                                   base, off.data(), w.data(), taps, col.data());
             });
             return r;
         }
