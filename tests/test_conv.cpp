@@ -277,6 +277,13 @@ TEST_CASE("conv2, conv3: integer tensors (exact, wrapping)") {
     auto big = t7::tensor<int>({{2147483647, 1}});
     auto one = t7::tensor<int>({{1, 1}});
     CHECK(test_util::values(t7::xcorr2(big, one)) == Values{-2147483648.0});
+    // Byte and Long as well (Torch7 has the functions for its seven types)
+    auto b = t7::tensor<uint8_t>({{200, 100, 7}});
+    CHECK(test_util::values(t7::xcorr2(b, t7::tensor<uint8_t>({{1, 1}}))) == Values{44, 107});
+    auto l = t7::tensor<int64_t>({{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}});
+    CHECK(test_util::values(t7::conv3(l, l, 'F')).size() == 27);
+    CHECK(test_util::values(t7::conv3(l, l, 'F'))[13] == 120);  // the centre: full overlap,
+    CHECK(test_util::values(t7::xcorr3(l, l, 'F'))[13] == 204); // as conv3 and xcorr3 in 'V'
 }
 
 TEST_CASE("conv2, conv3: errors name the operation and the sizes") {

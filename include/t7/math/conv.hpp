@@ -14,6 +14,7 @@
 #include "../core/size_math.hpp"
 #include "../eval/cpu/blas.hpp"
 #include "../eval/cpu/conv.hpp"
+#include "../eval/cpu/evaluator.hpp"
 #include "../iter/parallel.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/views.hpp"
