@@ -41,7 +41,8 @@ struct ConvPlan {
     bool lead = false;  // the result has a leading plane dimension
     int64_t in[3]{1, 1, 1}, ker[3]{1, 1, 1}, pad[3]{1, 1, 1}, out[3]{1, 1, 1};
     bool full = false;
-    int64_t S = 2; // spatial dimensions
+    int64_t S = 2;            // spatial dimensions
+    const char* op = "conv2"; // the function's name, for errors
 };
 
 // Checks the call (nothing is allocated before) and plans it. S: 2 or 3 spatial dimensions.
@@ -67,6 +68,7 @@ ConvPlan conv_plan(const char* op, int64_t S, const Tensor<T, D>& x, const Tenso
     ConvPlan p;
     p.full = mode == 'F';
     p.S = S;
+    p.op = op;
     if (xd == S + 1) {
         p.lead = true;
         p.planes = x.size(0);
@@ -130,7 +132,7 @@ Tensor<T, CPU> conv_run(const ConvPlan& p, const Tensor<T, CPU>& x, const Tensor
     // The kernel's weights in its own order, each spatial block reversed for a convolution.
     const int64_t spatial = p.ker[0] * p.ker[1] * p.ker[2];
     const Tensor<T, CPU> kc = k.contiguous();
-    std::vector<T> w = guard_alloc("conv", [&] { return std::vector<T>(size_t(k.nElement())); });
+    std::vector<T> w = guard_alloc(p.op, [&] { return std::vector<T>(size_t(k.nElement())); });
     for (int64_t b = 0; b < k.nElement(); b += spatial)
         for (int64_t s = 0; s < spatial; ++s)
             w[size_t(b + s)] = kc.data()[b + (flip ? spatial - 1 - s : s)];
