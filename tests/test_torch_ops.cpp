@@ -33,20 +33,31 @@ Tensor<T> make(const Shape& sizes, const std::vector<T>& v) {
 // Floating operands are refused at compile time (the operators' constraint
 // names BitwiseOperands; the methods require an integer element type).
 template <class A, class B>
-concept HasAnd = requires(A a, B b) { a & b; };
+concept HasAnd = requires(A a, B b) {
+    a& b;
+};
 template <class A, class B>
-concept HasShift = requires(A a, B b) { a << b; };
+concept HasShift = requires(A a, B b) {
+    a << b;
+};
 template <class A>
-concept HasNot = requires(A a) { ~a; };
+concept HasNot = requires(A a) {
+    ~a;
+};
 template <class A>
-concept HasLshift = requires(A a) { a.lshift(1); };
+concept HasLshift = requires(A a) {
+    a.lshift(1);
+};
 template <class A, class B>
-concept HasCbitand = requires(A a, B b) { a.cbitand(b); };
+concept HasCbitand = requires(A a, B b) {
+    a.cbitand(b);
+};
 
 static_assert(HasAnd<IntTensor, IntTensor> && HasAnd<ByteTensor, int> && HasAnd<int, LongTensor>);
 static_assert(!HasAnd<FloatTensor, IntTensor> && !HasAnd<IntTensor, DoubleTensor>);
 static_assert(!HasAnd<IntTensor, double> && !HasAnd<FloatTensor, int>);
-static_assert(HasShift<IntTensor, int> && !HasShift<FloatTensor, int> && !HasShift<IntTensor, float>);
+static_assert(HasShift<IntTensor, int> && !HasShift<FloatTensor, int> &&
+              !HasShift<IntTensor, float>);
 static_assert(HasNot<ShortTensor> && !HasNot<DoubleTensor>);
 static_assert(HasLshift<IntTensor> && !HasLshift<FloatTensor>);
 static_assert(HasCbitand<IntTensor, IntTensor> && !HasCbitand<DoubleTensor, DoubleTensor>);
@@ -58,8 +69,8 @@ static_assert(HasCbitand<IntTensor, IntTensor> && !HasCbitand<DoubleTensor, Doub
 // ---------------------------------------------------------------------------------
 
 TEST_CASE("bitwise: & | ^ ~ between integer tensors and scalars, against a loop") {
-    const std::vector<int32_t> av = {0, 1, -1, 0x7fffffff, std::numeric_limits<int32_t>::min(),
-                                     12345, -98765, 0xff};
+    const std::vector<int32_t> av = {
+        0, 1, -1, 0x7fffffff, std::numeric_limits<int32_t>::min(), 12345, -98765, 0xff};
     const std::vector<int32_t> bv = {3, 3, 0x0f0f, -2, -1, 0xff00, 7, 0x80};
     IntTensor a = make<int32_t>({2, 4}, av), b = make<int32_t>({2, 4}, bv);
     IntTensor x = a & b, o = a | b, e = a ^ b, n = ~a, s = 0xf0 & a, t = a ^ -1;
@@ -86,7 +97,8 @@ TEST_CASE("bitwise: & | ^ ~ between integer tensors and scalars, against a loop"
 }
 
 TEST_CASE("bitwise: nodes fuse with arithmetic, broadcast and read views") {
-    LongTensor a = make<int64_t>({3, 4}, {1000, -7, 513, 255, 256, 65535, -1, 0, 99, 4096, -300, 77});
+    LongTensor a =
+        make<int64_t>({3, 4}, {1000, -7, 513, 255, 256, 65535, -1, 0, 99, 4096, -300, 77});
     LongTensor b = make<int64_t>({4, 3}, {9, 8, -16, 1023, 4, 12, -9, 100, 5, 3, 64, -128});
     LongTensor bt = b.t(); // 3x4, transposed strides
     LongTensor y = (a & 0xff) + (bt >> 2);
@@ -136,7 +148,7 @@ TEST_CASE("bitwise: uint8 masks combine with & | ^ and t7::all / indexing still 
 TEST_CASE("shifts: defined for negative values and amounts of the bit width or more") {
     CharTensor c = make<int8_t>({5}, {-1, 0x40, 1, -128, 0x7f});
     CharTensor l = c << 1, r = c >> 1;
-    CHECK(vec(l) == std::vector<int8_t>{-2, -128, 2, 0, -2}); // on the unsigned bits
+    CHECK(vec(l) == std::vector<int8_t>{-2, -128, 2, 0, -2});     // on the unsigned bits
     CHECK(vec(r) == std::vector<int8_t>{-1, 0x20, 0, -64, 0x3f}); // arithmetic
     IntTensor i = make<int32_t>({4}, {-5, 5, std::numeric_limits<int32_t>::min(), 1});
     IntTensor r1 = i >> 1;
@@ -181,8 +193,7 @@ TEST_CASE("shifts: a negative amount throws Error before anything is written") {
     CHECK_THROWS_WITH_AS(x >> -3, doctest::Contains("rshift"), t7::Error);
     IntTensor n = make<int32_t>({4}, {0, 1, -2, 3});
     IntTensor y = make<int32_t>({4}, {9, 9, 9, 9});
-    CHECK_THROWS_WITH_AS(y = x << n, doctest::Contains("lshift: negative shift amount"),
-                         t7::Error);
+    CHECK_THROWS_WITH_AS(y = x << n, doctest::Contains("lshift: negative shift amount"), t7::Error);
     CHECK_THROWS_WITH_AS(y = (x >> n) + 1, doctest::Contains("rshift: negative shift amount"),
                          t7::Error);
     CHECK(vec(y) == std::vector<int32_t>{9, 9, 9, 9});
@@ -324,11 +335,12 @@ TEST_CASE("component methods: other shapes of the same element count pair in lay
     for (size_t k = 0; k < 6; ++k) CHECK(values(t)[k] == xv[k] + 0.5 * bv[k] * cv[k]);
     t.set(fresh());
     t.addcdiv(2, b23(), c6());
-    for (size_t k = 0; k < 6; ++k) CHECK(values(t)[k] == doctest::Approx(xv[k] + 2 * bv[k] / cv[k]));
+    for (size_t k = 0; k < 6; ++k)
+        CHECK(values(t)[k] == doctest::Approx(xv[k] + 2 * bv[k] / cv[k]));
 
     // non-contiguous operands and destinations: layout order of each
-    DoubleTensor base = seq({3, 2}); // 1 2 / 3 4 / 5 6
-    DoubleTensor bt = base.t();      // 2x3: 1 3 5 / 2 4 6
+    DoubleTensor base = seq({3, 2});       // 1 2 / 3 4 / 5 6
+    DoubleTensor bt = base.t();            // 2x3: 1 3 5 / 2 4 6
     DoubleTensor dst = seq({2, 3}, 0).t(); // 3x2 view: 0 3 / 1 4 / 2 5
     dst.cmul(bt);                          // pairs 0*1 3*3 1*5 4*2 2*4 5*6
     CHECK(values(dst) == Values{0, 9, 5, 8, 8, 30});
@@ -346,7 +358,8 @@ TEST_CASE("component methods: other shapes of the same element count pair in lay
     CHECK(values(col) == Values{4, 10, 18});
 }
 
-TEST_CASE("component methods: broadcasting kept, mismatched counts are ShapeErrors, nothing written") {
+TEST_CASE(
+    "component methods: broadcasting kept, mismatched counts are ShapeErrors, nothing written") {
     DoubleTensor x = seq({2, 3});
     x.cmul(seq({3})); // a row broadcasts: 1 2 3 / 4 5 6 times 1 2 3
     CHECK(values(x) == Values{1, 4, 9, 4, 10, 18});
@@ -382,12 +395,12 @@ TEST_CASE("equal: sizes and values, any strides and element types") {
     CHECK(t7::equal(a, a.clone()));
     CHECK(a.equal(a));
     CHECK_FALSE(t7::equal(a, b));
-    CHECK(t7::equal(b, seq({3, 2}).t()));               // strided
-    CHECK_FALSE(t7::equal(a, seq({6})));                // sizes differ
+    CHECK(t7::equal(b, seq({3, 2}).t())); // strided
+    CHECK_FALSE(t7::equal(a, seq({6})));  // sizes differ
     CHECK_FALSE(t7::equal(a, seq({3, 2})));
-    CHECK(t7::equal(a, seq<int32_t>({2, 3})));          // values compare after promotion
+    CHECK(t7::equal(a, seq<int32_t>({2, 3}))); // values compare after promotion
     CHECK_FALSE(t7::equal(a, seq<int32_t>({2, 3}, 2)));
-    CHECK(t7::equal(DoubleTensor(), DoubleTensor()));   // both empty
+    CHECK(t7::equal(DoubleTensor(), DoubleTensor())); // both empty
     CHECK_FALSE(t7::equal(DoubleTensor(), seq({1})));
     DoubleTensor nan(1);
     nan.fill(std::numeric_limits<double>::quiet_NaN());
