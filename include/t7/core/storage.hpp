@@ -158,4 +158,12 @@ private:
     Block* b_ = nullptr;
 };
 
+using ByteStorage = Storage<uint8_t>;
+using CharStorage = Storage<int8_t>;
+using ShortStorage = Storage<int16_t>;
+using IntStorage = Storage<int32_t>;
+using LongStorage = Storage<int64_t>;
+using FloatStorage = Storage<float>;
+using DoubleStorage = Storage<double>;
+
 } // namespace t7

@@ -204,6 +204,62 @@ struct cmin {
     }
 };
 
+// Bitwise operations, integers only (the operators refuse floating operands at
+// compile time, expr/operators.hpp). Results keep the promoted integer type.
+#define T7_BITWISE(NAME, OP)                                                                       \
+    struct NAME {                                                                                  \
+        using rule = rule::promote;                                                                \
+        template <class T>                                                                         \
+        T7_HOST_DEVICE T operator()(T a, T b) const {                                              \
+            return T(a OP b);                                                                      \
+        }                                                                                          \
+    };
+T7_BITWISE(bit_and, &)
+T7_BITWISE(bit_or, |)
+T7_BITWISE(bit_xor, ^)
+#undef T7_BITWISE
+struct bit_not {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a) const {
+        return T(~a);
+    }
+};
+// Shifts without undefined behaviour. A left shift works on the unsigned
+// representation (bits shifted out are lost, as for an unsigned type: -1 << 1
+// is -2, and 0x40 << 1 of an int8 is -128); a right shift of a signed value is
+// arithmetic (floor(a / 2^b)). Amounts of the bit width or more give the
+// mathematical answer in the type: 0 for <<, and for >> 0 or -1 (the sign).
+// Negative amounts throw before anything is written (eval/divisors.hpp); the
+// functors, called directly, answer as for an amount too large.
+struct lshift {
+    using rule = rule::promote;
+    static constexpr const char* name = "lshift";
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        using U = std::make_unsigned_t<T>;
+        constexpr U bits = U(sizeof(T) * 8);
+        if (U(b) >= bits) return T(0); // also a negative b
+        return T(U(U(a) << U(b)));
+    }
+};
+struct rshift {
+    using rule = rule::promote;
+    static constexpr const char* name = "rshift";
+    template <class T>
+    T7_HOST_DEVICE T operator()(T a, T b) const {
+        using U = std::make_unsigned_t<T>;
+        constexpr U bits = U(sizeof(T) * 8);
+        if (U(b) >= bits) { // also a negative b
+            if constexpr (std::is_signed_v<T>)
+                return a < T(0) ? T(-1) : T(0);
+            else
+                return T(0);
+        }
+        return T(a >> U(b)); // arithmetic for a signed a (C++20)
+    }
+};
+
 #define T7_COMPARE(NAME, OP)                                                                       \
     struct NAME {                                                                                  \
         using rule = rule::compare;                                                                \

@@ -24,6 +24,71 @@ T7_BINARY_OPERATOR(==, op::eq)
 T7_BINARY_OPERATOR(!=, op::ne)
 #undef T7_BINARY_OPERATOR
 
+// ---- bitwise operators: integer expressions and integer scalars only ----------
+
+namespace detail {
+// The element type of an operand: an expression's value type, or the scalar's type.
+template <class X>
+constexpr bool integer_operand() {
+    if constexpr (Expression<X>)
+        return std::is_integral_v<typename node_t<X>::value_type>;
+    else
+        return std::is_integral_v<std::remove_cvref_t<X>>;
+}
+template <class... X>
+inline constexpr bool integer_operands = (integer_operand<X>() && ...);
+// A shift. A scalar amount is checked here (negative: Error) and clamped to the
+// bit width, so that its conversion to the tensor's type cannot change it; a
+// tensor of amounts is checked before anything is written (eval/divisors.hpp).
+template <class Op, class A, class B>
+auto make_shift(Op op, A&& a, B&& b) {
+    static_assert(integer_operands<A, B>, "t7: the shift operators << >> (and lshift, rshift) "
+                                          "need integer tensors and integer scalars");
+    if constexpr (Expression<A> && !Expression<B>) {
+        using T = compute_t<typename node_t<A>::value_type>;
+        using RB = std::remove_cvref_t<B>;
+        constexpr uint64_t bits = sizeof(T) * 8;
+        if constexpr (std::is_signed_v<RB>)
+            if (b < RB(0)) fail<Error>(Op::name, ": negative shift amount ", int64_t(b));
+        const uint64_t amount = uint64_t(b) < bits ? uint64_t(b) : bits;
+        return make_apply(op, std::forward<A>(a), Scalar<T>{{}, T(amount)});
+    } else {
+        return make_binary(op, std::forward<A>(a), std::forward<B>(b));
+    }
+}
+} // namespace detail
+
+// Integer expressions and integer scalars: the operands of & | ^ << >>. A floating
+// operand leaves the operators unmatched, and the compiler names this concept.
+template <class A, class B>
+concept BitwiseOperands = Operands<A, B> && detail::integer_operands<A, B>;
+
+#define T7_BITWISE_OPERATOR(SYM, OP)                                                               \
+    template <class A, class B>                                                                    \
+    requires BitwiseOperands<A, B>                                                                 \
+    auto operator SYM(A&& a, B&& b) {                                                              \
+        return make_binary(OP{}, std::forward<A>(a), std::forward<B>(b));                          \
+    }
+T7_BITWISE_OPERATOR(&, op::bit_and)
+T7_BITWISE_OPERATOR(|, op::bit_or)
+T7_BITWISE_OPERATOR(^, op::bit_xor)
+#undef T7_BITWISE_OPERATOR
+
+template <class A, class B>
+requires BitwiseOperands<A, B>
+auto operator<<(A&& a, B&& b) {
+    return detail::make_shift(op::lshift{}, std::forward<A>(a), std::forward<B>(b));
+}
+template <class A, class B>
+requires BitwiseOperands<A, B>
+auto operator>>(A&& a, B&& b) {
+    return detail::make_shift(op::rshift{}, std::forward<A>(a), std::forward<B>(b));
+}
+template <class A>
+requires(Expression<A>&& detail::integer_operands<A>) auto operator~(A&& a) {
+    return make_apply(op::bit_not{}, std::forward<A>(a));
+}
+
 template <Expression A>
 auto operator-(A&& a) {
     return make_apply(op::neg{}, std::forward<A>(a));

@@ -560,4 +560,20 @@ auto cumprod(const E& e, int64_t dim) {
     return x;
 }
 
+// Torch7's equal: the same sizes and the same values, whatever the strides. Tensors
+// of different element types compare their values after promotion (an IntTensor
+// and a FloatTensor holding 1 2 3 are equal); NaN equals nothing, as with ==.
+template <class T, class U, class D>
+bool equal(const Tensor<T, D>& a, const Tensor<U, D>& b) {
+    if (!(a.sizes() == b.sizes())) return false;
+    if (a.nElement() == 0) return true;
+    return all(a == b);
+}
+
+template <class T, class D>
+template <class U>
+bool Tensor<T, D>::equal(const Tensor<U, D>& o) const {
+    return t7::equal(*this, o);
+}
+
 } // namespace t7

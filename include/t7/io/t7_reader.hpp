@@ -234,6 +234,13 @@ inline Object deserialize(std::string_view bytes, const std::string& name = "des
     return deserialize(bytes, detail::t7file::detect_format(bytes), name);
 }
 
+// torch.deserializeFromStorage: the object whose bytes a ByteStorage holds (as
+// serializeToStorage gives them; binary unless told). Malformed bytes: IOError.
+inline Object deserializeFromStorage(const ByteStorage& s, Format fmt = Format::Binary) {
+    const std::string_view bytes(reinterpret_cast<const char*>(s.data()), size_t(s.size()));
+    return deserialize(bytes, fmt, "deserializeFromStorage");
+}
+
 // torch.load(path [, 'binary' | 'ascii']).
 inline Object loadObject(const std::string& path, Format fmt) {
     return deserialize(detail::read_file(path, "loadObject"), fmt, "loadObject('" + path + "')");

@@ -11,6 +11,7 @@
 #include "t7_format.hpp"
 #include "t7_stream.hpp"
 
+#include <cstring>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -189,6 +190,15 @@ inline std::string serialize(const Object& o, Format fmt = Format::Binary) {
     detail::t7file::Writer w(fmt);
     w.write_object(o);
     return w.take();
+}
+
+// torch.serializeToStorage: the bytes serialize() gives (those saveObject writes
+// to a file), in a ByteStorage.
+inline ByteStorage serializeToStorage(const Object& o, Format fmt = Format::Binary) {
+    const std::string bytes = serialize(o, fmt);
+    ByteStorage s(int64_t(bytes.size()));
+    if (!bytes.empty()) std::memcpy(s.data(), bytes.data(), bytes.size());
+    return s;
 }
 
 // torch.save(path, o [, 'binary' | 'ascii']).

@@ -8,8 +8,9 @@
 //
 // Inputs may be any views (transposed, narrowed, expanded); each is assigned
 // into its narrow of the result by the expression engine. Empty inputs are
-// skipped, as in Torch7. All non-empty inputs need the same number of
-// dimensions and the same sizes except along `dim` (ShapeError naming the input).
+// skipped, as in Torch7; an empty list (no tensors at all) is a ShapeError. All
+// non-empty inputs need the same number of dimensions and the same sizes except
+// along `dim` (ShapeError naming the input).
 #pragma once
 
 #include "common.hpp"
@@ -24,6 +25,7 @@ namespace detail {
 template <class T, class D>
 Tensor<T, D>& cat_into(Tensor<T, D>& result, const Tensor<T, D>* in, size_t count, int64_t dim) {
     require_cpu<D>();
+    if (count == 0) fail<ShapeError>("cat: no tensors to join (an empty list)");
     // The first non-empty input fixes the rank and the other sizes.
     size_t first = 0;
     while (first < count && in[first].dim() == 0) ++first;

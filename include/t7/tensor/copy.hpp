@@ -72,6 +72,31 @@ Tensor<U, D> Tensor<T, D>::to() const {
     }
 }
 
+template <class T, class D>
+Tensor<T, D> Tensor<T, D>::reshape(const Shape& sizes_in) const {
+    // Sizes as a new tensor takes them (Torch7: the list ends at its first 0).
+    const size_t n = detail::leading_dims(sizes_in, "reshape");
+    const Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
+    const int64_t count = n == 0 ? 0 : detail::checked_numel(sizes, "reshape");
+    if (count != nElement())
+        detail::fail<ShapeError>("reshape: cannot reshape a tensor of size ", sizes_, " (",
+                                 nElement(), " elements) to size ", sizes_in, " (", count,
+                                 " elements)");
+    typename DeviceMemory<D>::Scope scope(getDevice()); // the result lives where this does
+    Tensor r(sizes);
+    if (count > 0) r.copy(*this);
+    return r;
+}
+
+template <class T, class D>
+Tensor<T, D> reshape(const Tensor<T, D>& x, const Shape& sizes) {
+    return x.reshape(sizes);
+}
+template <class T, class D, std::integral... I>
+requires(sizeof...(I) > 0) Tensor<T, D> reshape(const Tensor<T, D>& x, I... sizes) {
+    return x.reshape(Shape{int64_t(sizes)...});
+}
+
 // A new contiguous tensor holding the value of an expression.
 template <Expression E>
 auto eval(const E& e) {

@@ -93,6 +93,7 @@ public:
         return storage_.valid() && storage_ == o.storage_ && offset_ == o.offset_ &&
                sizes_ == o.sizes_ && strides_ == o.strides_;
     }
+    static constexpr int64_t elementSize() { return int64_t(sizeof(T)); } // bytes per element
     static std::string typeName() { return torch_type_name<T, D>("Tensor"); }
     std::string type() const { return typeName(); }
 
@@ -192,6 +193,16 @@ public:
     Tensor& zero() { return fill(T(0)); }
     Tensor clone() const;
     Tensor contiguous() const;
+    // A new contiguous tensor of these values in another shape, layout order (Torch7's
+    // reshape); the element counts must agree (ShapeError).
+    template <std::integral... I>
+    requires(sizeof...(I) > 0) Tensor reshape(I... sizes)
+    const { return reshape(Shape{int64_t(sizes)...}); }
+    Tensor reshape(const Shape& sizes) const;
+    // Same sizes and the same values (any strides, any element types: values
+    // compare after promotion, NaN equals nothing). expr/reductions.hpp.
+    template <class U>
+    bool equal(const Tensor<U, D>& o) const;
     template <class U>
     Tensor<U, D> to() const;
     Tensor<uint8_t, D> toByte() const { return to<uint8_t>(); }
@@ -234,10 +245,25 @@ public:
     Tensor& cdiv(const B& b);
     template <Expression B>
     Tensor& csub(const B& b);
+    template <Arithmetic S>
+    Tensor& csub(S v); // self -= v
     template <Expression B, Expression C>
     Tensor& addcmul(double v, const B& b, const C& c); // self += v * b * c
     template <Expression B, Expression C>
     Tensor& addcdiv(double v, const B& b, const C& c); // self += v * b / c
+    // Torch7's component methods (cmul ... addcdiv, cbit*) also accept an operand of
+    // self's element count in another shape: paired in layout order, as Torch7.
+    // Bitwise, integer tensors only (a compile error otherwise):
+    template <std::integral S>
+    requires std::integral<T> Tensor& lshift(S v); // self <<= v
+    template <std::integral S>
+    requires std::integral<T> Tensor& rshift(S v); // self >>= v
+    template <Expression B>
+    requires std::integral<T> Tensor& cbitand(const B& b);
+    template <Expression B>
+    requires std::integral<T> Tensor& cbitor(const B& b);
+    template <Expression B>
+    requires std::integral<T> Tensor& cbitxor(const B& b);
 
     // ---- apply / map / map2 (apply.hpp) -------------------------------------------
     template <class F>
