@@ -654,7 +654,7 @@ void check_fill_matches_cpu(const Shape& base_shape, Layout layout, Fill fill, d
         auto v = layout(h);
         fill(v);
     }
-    const t7::RNGState cpu_state = t7::defaultGenerator<t7::CPU>().getState();
+    const t7::RNGState cpu_state = t7::defaultGenerator<t7::CPU>().state();
     t7::manualSeed(1234);
     DevT<T> g = zeros().cuda();
     for (int k = 0; k < draws; ++k) {
@@ -662,7 +662,7 @@ void check_fill_matches_cpu(const Shape& base_shape, Layout layout, Fill fill, d
         fill(v);
     }
     check_same(values(g), values(h), tol);
-    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == cpu_state);
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == cpu_state);
 }
 
 const auto whole = [](auto& x) { return x; };
@@ -743,7 +743,7 @@ TEST_CASE("cuda: random values are the CPU's first values of the seed") {
     const DevT<Half> gh = t7::rand<Half, t7::CUDA>(10);
     check_same(values(gh), values(hh));
     check_same(values(t7::randn<Half, t7::CUDA>(Shape{9})), values(hhn), normal_tol<Half>());
-    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{4, 3 + 3});
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == t7::RNGState{4, 3 + 3});
 }
 
 TEST_CASE("cuda: successive fills and other seeds differ; an empty fill draws nothing") {
@@ -767,11 +767,11 @@ TEST_CASE("cuda: successive fills and other seeds differ; an empty fill draws no
     CHECK(same_ab < 5);
     CHECK(same_ac < 5);
     // 1000 floats took 250 blocks; an empty tensor takes none
-    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{7, 250});
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == t7::RNGState{7, 250});
     DevT<float> empty(0);
     empty.uniform();
     DevT<double>().normal();
-    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{7, 250});
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == t7::RNGState{7, 250});
 }
 
 TEST_CASE_TEMPLATE("cuda: random fills of every element type equal the CPU's", T, uint8_t, int8_t,
@@ -881,8 +881,8 @@ TEST_CASE("cuda: each device has its own generator, seeded by manualSeed") {
     g1.uniform();
     CHECK(g1.getDevice() == 1);
     check_same(values(g1), values(h));
-    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{3, 0});
-    CHECK(t7::defaultGenerator<t7::CUDA>(1).getState() == t7::RNGState{3, 13});
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == t7::RNGState{3, 0});
+    CHECK(t7::defaultGenerator<t7::CUDA>(1).state() == t7::RNGState{3, 13});
 }
 
 // The same exception type and message on both devices, and no draw consumed.
@@ -905,7 +905,7 @@ void check_same_error(F fill) {
         gpu_msg = e.what();
     }
     CHECK(gpu_msg == cpu_msg);
-    CHECK(t7::defaultGenerator<t7::CUDA>(0).getState() == t7::RNGState{1, 0});
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == t7::RNGState{1, 0});
 }
 
 TEST_CASE("cuda: random fill errors are the CPU's") {

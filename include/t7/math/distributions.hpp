@@ -97,4 +97,67 @@ struct Bernoulli {
     }
 };
 
+// Integers lo + [0, n) from two words (multiply-shift on 64 bits; bias below n / 2^64),
+// as T. n >= 1.
+template <class T>
+struct RandomInt {
+    static constexpr int group = 1, words = 2;
+    int64_t lo;
+    uint64_t n;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        const uint64_t x = (uint64_t(w[0]) << 32) | w[1];
+#if defined(__CUDA_ARCH__)
+        const uint64_t k = __umul64hi(x, n);
+#else
+        const uint64_t k = uint64_t((static_cast<unsigned __int128>(x) * n) >> 64);
+#endif
+        out[0] = convert<T>(lo + int64_t(k));
+    }
+};
+
+// -log(1 - u) / lambda, u in [0, 1) from 53 bits (1 - u is in (0, 1]: finite).
+template <class T>
+struct Exponential {
+    static constexpr int group = 1, words = 2;
+    double lambda;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        out[0] = convert<T>(-std::log1p(-u53(w)) / lambda);
+    }
+};
+
+// median + sigma tan(pi (u - 1/2)), u in (0, 1) (never the pole).
+template <class T>
+struct Cauchy {
+    static constexpr int group = 1, words = 2;
+    double median, sigma;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        const double u = u53(w) + 0x1p-54;
+        out[0] = convert<T>(median + sigma * std::tan(std::numbers::pi * (u - 0.5)));
+    }
+};
+
+// exp of Normal(mean, stdv): the same words and formula as Normal.
+template <class T>
+struct LogNormal {
+    static constexpr int group = 2, words = 4;
+    double mean, stdv;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        double v[2];
+        Normal<double>{mean, stdv}(w, v);
+        out[0] = convert<T>(std::exp(v[0]));
+        out[1] = convert<T>(std::exp(v[1]));
+    }
+};
+
+// Torch7's geometric law P(X = i) = (1 - p) p^(i-1), i >= 1:
+// 1 + floor(log(1 - u) / log(p)), u in [0, 1). 0 < p < 1.
+template <class T>
+struct Geometric {
+    static constexpr int group = 1, words = 2;
+    double p;
+    T7_HOST_DEVICE void operator()(const uint32_t* w, T* out) const {
+        out[0] = convert<T>(1 + std::floor(std::log1p(-u53(w)) / std::log(p)));
+    }
+};
+
 } // namespace t7::rng

@@ -29,8 +29,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace t7 {
@@ -48,6 +50,13 @@ class Generator {
 public:
     // PyTorch's default seed: programs are reproducible without seeding.
     static constexpr uint64_t default_seed = 67280421310721ull;
+    // Size in bytes of getState()'s snapshot: the tag "T7Philox", the seed, the offset.
+    static constexpr int64_t state_bytes = 24;
+
+    Generator() = default;
+    explicit Generator(uint64_t seed) : state_{seed, 0} {}
+    Generator(const Generator&) = delete;
+    Generator& operator=(const Generator&) = delete;
 
     void manualSeed(uint64_t s) {
         std::lock_guard<std::mutex> g(m_);
@@ -57,13 +66,48 @@ public:
         std::lock_guard<std::mutex> g(m_);
         return state_.seed;
     }
-    RNGState getState() const {
+    RNGState state() const {
         std::lock_guard<std::mutex> g(m_);
         return state_;
     }
     void setState(const RNGState& s) {
         std::lock_guard<std::mutex> g(m_);
         state_ = s;
+    }
+    // A snapshot as a ByteTensor of state_bytes bytes (t7::save writes it; any
+    // generator's setState takes it back).
+    Tensor<uint8_t, CPU> getState() const {
+        const RNGState st = state();
+        Tensor<uint8_t, CPU> r(state_bytes);
+        uint8_t* p = r.data();
+        std::memcpy(p, tag, 8);
+        for (int k = 0; k < 8; ++k) {
+            p[8 + k] = uint8_t(st.seed >> (8 * k));
+            p[16 + k] = uint8_t(st.offset >> (8 * k));
+        }
+        return r;
+    }
+    void setState(const Tensor<uint8_t, CPU>& s) {
+        if (s.dim() != 1 || s.nElement() != state_bytes)
+            detail::fail<Error>("Generator::setState: expected a 1-D ByteTensor of ", state_bytes,
+                                " bytes from getState(), got size ", s.sizes());
+        const Tensor<uint8_t, CPU> c = s.contiguous();
+        const uint8_t* p = c.data();
+        if (std::memcmp(p, tag, 8) != 0)
+            detail::fail<Error>("Generator::setState: the ByteTensor is not a generator state "
+                                "(its tag is not \"T7Philox\")");
+        RNGState st;
+        for (int k = 0; k < 8; ++k) {
+            st.seed |= uint64_t(p[8 + k]) << (8 * k);
+            st.offset |= uint64_t(p[16 + k]) << (8 * k);
+        }
+        setState(st);
+    }
+    template <class T, class D>
+    requires(!std::is_same_v<T, uint8_t> ||
+             !std::is_same_v<D, CPU>) void setState(const Tensor<T, D>&) {
+        detail::fail<TypeError>("Generator::setState: a state is a torch.ByteTensor, got a ",
+                                Tensor<T, D>::typeName());
     }
     // Claims the next `blocks` Philox blocks: returns the seed and the first block.
     RNGState reserve(uint64_t blocks) {
@@ -74,6 +118,7 @@ public:
     }
 
 private:
+    static constexpr char tag[9] = "T7Philox";
     mutable std::mutex m_;
     RNGState state_{default_seed, 0};
 };
@@ -103,7 +148,7 @@ inline uint64_t seed() {
     return s;
 }
 inline uint64_t initialSeed() { return defaultGenerator<CPU>().initialSeed(); }
-inline RNGState getRNGState() { return defaultGenerator<CPU>().getState(); }
+inline RNGState getRNGState() { return defaultGenerator<CPU>().state(); }
 inline void setRNGState(const RNGState& s) { defaultGenerator<CPU>().setState(s); }
 
 // ---- filling a tensor: one engine per device ----------------------------------------
@@ -228,10 +273,63 @@ Tensor<T, D>& random_fill(Tensor<T, D>& x, const Dist& f, const char* op = "rand
     RandomEngine<D>::fill(x, f, defaultGenerator<D>(x.getDevice()));
     return x;
 }
+// The same with a user's generator.
+template <class T, class D, class Dist>
+Tensor<T, D>& random_fill(Tensor<T, D>& x, const Dist& f, Generator& gen, const char* op) {
+    check_writable(op, x);
+    RandomEngine<D>::fill(x, f, gen);
+    return x;
+}
+// The generator a fill draws from: gen, or the device's default one.
+template <class T, class D>
+Generator& pick_generator(const Tensor<T, D>& x, Generator* gen) {
+    return gen ? *gen : defaultGenerator<D>(x.getDevice());
+}
+
+inline void check_open_probability(double p, const char* op) {
+    if (!(p > 0 && p < 1)) fail<Error>(op, ": probability ", p, " is not in (0, 1)");
+}
+
+// [lo, lo + n) for random(a, b) on T: b > a, and b - 1 and a representable in T.
+template <class T>
+std::pair<int64_t, uint64_t> random_range(int64_t a, int64_t b) {
+    if (!(b > a))
+        fail<Error>("random: the range [", a, ", ", b, ") is empty (the upper bound ", b,
+                    " must be greater than the lower bound ", a, ")");
+    using C = compute_t<T>;
+    if constexpr (std::is_integral_v<C>) {
+        if (a < int64_t(std::numeric_limits<C>::lowest()) ||
+            (b - 1 > 0 && uint64_t(b - 1) > uint64_t(std::numeric_limits<C>::max())))
+            fail<Error>("random: the range [", a, ", ", b, ") does not fit in ",
+                        Tensor<T, CPU>::typeName());
+    }
+    return {a, uint64_t(b) - uint64_t(a)};
+}
+
+// random(): Torch7's [0, max] per type: the type's maximum for integers, 2^mantissa
+// bits for floating types (2^24 float, 2^53 double, 2^11 Half).
+template <class T>
+uint64_t random_full_count() {
+    using C = compute_t<T>;
+    if constexpr (std::is_integral_v<C>)
+        return uint64_t(std::numeric_limits<C>::max()) + 1;
+    else if constexpr (std::is_same_v<T, Half>)
+        return (uint64_t(1) << 11) + 1;
+    else
+        return (uint64_t(1) << std::numeric_limits<C>::digits) + 1;
+}
 
 } // namespace detail
 
 // ---- in-place fills (members declared in tensor.hpp) --------------------------------
+// Each fill checks its parameters first (nothing is drawn or written on an error),
+// then draws from `gen`, or from the device's default generator.
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::uniform(Generator& gen, double a, double b) {
+    if (!(a <= b))
+        detail::fail<Error>("uniform: lower bound ", a, " is greater than upper bound ", b);
+    return detail::random_fill(*this, rng::Uniform<T>{a, b - a}, gen, "uniform");
+}
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::uniform(double a, double b) {
     if (!(a <= b))
@@ -240,15 +338,99 @@ Tensor<T, D>& Tensor<T, D>::uniform(double a, double b) {
 }
 
 template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::normal(Generator& gen, double mean, double stdv) {
+    if (!(stdv >= 0)) detail::fail<Error>("normal: standard deviation ", stdv, " is negative");
+    return detail::random_fill(*this, rng::Normal<T>{mean, stdv}, gen, "normal");
+}
+template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::normal(double mean, double stdv) {
     if (!(stdv >= 0)) detail::fail<Error>("normal: standard deviation ", stdv, " is negative");
     return detail::random_fill(*this, rng::Normal<T>{mean, stdv}, "normal");
 }
 
 template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::bernoulli(Generator& gen, double p) {
+    detail::check_probability(p, "bernoulli");
+    return detail::random_fill(*this, rng::Bernoulli<T>{p}, gen, "bernoulli");
+}
+template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::bernoulli(double p) {
     detail::check_probability(p, "bernoulli");
     return detail::random_fill(*this, rng::Bernoulli<T>{p}, "bernoulli");
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::random(Generator& gen) {
+    return detail::random_fill(*this, rng::RandomInt<T>{0, detail::random_full_count<T>()}, gen,
+                               "random");
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::random() {
+    return random(detail::pick_generator(*this, nullptr));
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::random(Generator& gen, int64_t b) {
+    return random(gen, 0, b);
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::random(int64_t b) {
+    return random(0, b);
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::random(Generator& gen, int64_t a, int64_t b) {
+    const auto [lo, n] = detail::random_range<T>(a, b);
+    return detail::random_fill(*this, rng::RandomInt<T>{lo, n}, gen, "random");
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::random(int64_t a, int64_t b) {
+    detail::random_range<T>(a, b); // checked before the generator is chosen
+    return random(detail::pick_generator(*this, nullptr), a, b);
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::logNormal(Generator& gen, double mean, double stdv) {
+    if (!(stdv >= 0)) detail::fail<Error>("logNormal: standard deviation ", stdv, " is negative");
+    return detail::random_fill(*this, rng::LogNormal<T>{mean, stdv}, gen, "logNormal");
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::logNormal(double mean, double stdv) {
+    if (!(stdv >= 0)) detail::fail<Error>("logNormal: standard deviation ", stdv, " is negative");
+    return logNormal(detail::pick_generator(*this, nullptr), mean, stdv);
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::exponential(Generator& gen, double lambda) {
+    if (!(lambda > 0))
+        detail::fail<Error>("exponential: rate lambda = ", lambda, " must be positive");
+    return detail::random_fill(*this, rng::Exponential<T>{lambda}, gen, "exponential");
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::exponential(double lambda) {
+    if (!(lambda > 0))
+        detail::fail<Error>("exponential: rate lambda = ", lambda, " must be positive");
+    return exponential(detail::pick_generator(*this, nullptr), lambda);
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::cauchy(Generator& gen, double median, double sigma) {
+    if (!(sigma > 0)) detail::fail<Error>("cauchy: scale sigma = ", sigma, " must be positive");
+    return detail::random_fill(*this, rng::Cauchy<T>{median, sigma}, gen, "cauchy");
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::cauchy(double median, double sigma) {
+    if (!(sigma > 0)) detail::fail<Error>("cauchy: scale sigma = ", sigma, " must be positive");
+    return cauchy(detail::pick_generator(*this, nullptr), median, sigma);
+}
+
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::geometric(Generator& gen, double p) {
+    detail::check_open_probability(p, "geometric");
+    return detail::random_fill(*this, rng::Geometric<T>{p}, gen, "geometric");
+}
+template <class T, class D>
+Tensor<T, D>& Tensor<T, D>::geometric(double p) {
+    detail::check_open_probability(p, "geometric");
+    return geometric(detail::pick_generator(*this, nullptr), p);
 }
 
 // Each element is 1 with the probability at the same place of p (broadcast to self).
@@ -296,6 +478,30 @@ Tensor<T, D> randn(const Shape& sizes) {
 template <class T, class D = CPU, std::integral... I>
 requires(sizeof...(I) > 0) Tensor<T, D> randn(I... sizes) {
     return randn<T, D>(Shape{int64_t(sizes)...});
+}
+
+// The same factories drawing from a user's generator.
+template <class T, class D = CPU>
+Tensor<T, D> rand(Generator& gen, const Shape& sizes) {
+    static_assert(std::is_floating_point_v<compute_t<T>>,
+                  "rand: element type must be float, double or Half");
+    Tensor<T, D> r(sizes);
+    return r.uniform(gen, 0, 1);
+}
+template <class T, class D = CPU, std::integral... I>
+requires(sizeof...(I) > 0) Tensor<T, D> rand(Generator& gen, I... sizes) {
+    return rand<T, D>(gen, Shape{int64_t(sizes)...});
+}
+template <class T, class D = CPU>
+Tensor<T, D> randn(Generator& gen, const Shape& sizes) {
+    static_assert(std::is_floating_point_v<compute_t<T>>,
+                  "randn: element type must be float, double or Half");
+    Tensor<T, D> r(sizes);
+    return r.normal(gen, 0, 1);
+}
+template <class T, class D = CPU, std::integral... I>
+requires(sizeof...(I) > 0) Tensor<T, D> randn(Generator& gen, I... sizes) {
+    return randn<T, D>(gen, Shape{int64_t(sizes)...});
 }
 
 // A new tensor like p holding 0/1 draws with the probabilities of p.
@@ -397,6 +603,107 @@ Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacemen
         }
     });
     return p.dim() == 1 ? out.view(n) : out;
+}
+
+// ---- Walker's alias method (Torch7's multinomialAliasSetup / multinomialAlias) --------
+
+// The alias table of a 1-D tensor of non-negative weights (normalised by their sum):
+// J[k] (0-based) is the category that slot k falls back to, q[k] the probability of
+// keeping k. Drawing: k uniform in [0, K), then k with probability q[k], else J[k].
+template <class T>
+struct AliasTable {
+    Tensor<int64_t, CPU> J;
+    Tensor<T, CPU> q;
+};
+
+template <class T>
+AliasTable<T> multinomialAliasSetup(const Tensor<T, CPU>& probs) {
+    static_assert(std::is_floating_point_v<compute_t<T>>,
+                  "multinomialAliasSetup: probabilities must be float, double or Half");
+    if (probs.dim() != 1 || probs.nElement() == 0)
+        detail::fail<ShapeError>("multinomialAliasSetup: expected a non-empty 1-D tensor of "
+                                 "probabilities, got size ",
+                                 probs.sizes());
+    const Tensor<double, CPU> w = probs.template to<double>().contiguous();
+    const int64_t K = w.nElement();
+    const double* wp = w.data();
+    double total = 0;
+    for (int64_t k = 0; k < K; ++k) {
+        if (!(wp[k] >= 0) || !std::isfinite(wp[k]))
+            detail::fail<Error>("multinomialAliasSetup: invalid probability ", wp[k], " at index ",
+                                k, " (probabilities must be finite and non-negative)");
+        total += wp[k];
+    }
+    if (!(total > 0)) detail::fail<Error>("multinomialAliasSetup: the probabilities sum to 0");
+    std::vector<double> q(static_cast<size_t>(K));
+    std::vector<int64_t> J(static_cast<size_t>(K)), small, large;
+    for (int64_t k = 0; k < K; ++k) {
+        q[size_t(k)] = wp[k] / total * double(K);
+        J[size_t(k)] = k;
+        (q[size_t(k)] < 1 ? small : large).push_back(k);
+    }
+    while (!small.empty() && !large.empty()) {
+        const int64_t s = small.back(), l = large.back();
+        small.pop_back();
+        large.pop_back();
+        J[size_t(s)] = l;
+        q[size_t(l)] -= 1 - q[size_t(s)];
+        (q[size_t(l)] < 1 ? small : large).push_back(l);
+    }
+    for (int64_t k : small) q[size_t(k)] = 1; // rounding leftovers keep their own slot
+    for (int64_t k : large) q[size_t(k)] = 1;
+    AliasTable<T> r{Tensor<int64_t, CPU>(K), Tensor<T, CPU>(K)};
+    for (int64_t k = 0; k < K; ++k) {
+        r.J.data()[k] = J[size_t(k)];
+        r.q.data()[k] = convert<T>(q[size_t(k)]);
+    }
+    return r;
+}
+
+// n category indices (0-based) from the table of multinomialAliasSetup. Sample i uses
+// words 4i .. 4i + 3 of the draw (slot from two, the coin from two), so the values do
+// not depend on the thread count.
+template <class T>
+Tensor<int64_t, CPU> multinomialAlias(Generator& gen, int64_t n, const Tensor<int64_t, CPU>& J,
+                                      const Tensor<T, CPU>& q) {
+    if (n < 0) detail::fail<ShapeError>("multinomialAlias: number of samples ", n, " is negative");
+    if (J.dim() != 1 || J.nElement() == 0 || !(q.sizes() == J.sizes()))
+        detail::fail<ShapeError>("multinomialAlias: J and q must be non-empty 1-D tensors of the "
+                                 "same size (from multinomialAliasSetup), got sizes ",
+                                 J.sizes(), " and ", q.sizes());
+    const int64_t K = J.nElement();
+    const Tensor<int64_t, CPU> Jc = J.contiguous();
+    const Tensor<double, CPU> qc = q.template to<double>().contiguous();
+    for (int64_t k = 0; k < K; ++k) {
+        if (Jc.data()[k] < 0 || Jc.data()[k] >= K)
+            detail::fail<IndexError>("multinomialAlias: J[", k, "] = ", Jc.data()[k],
+                                     " is out of range [0, ", K, ")");
+        if (!(qc.data()[k] >= 0 && qc.data()[k] <= 1))
+            detail::fail<Error>("multinomialAlias: q[", k, "] = ", qc.data()[k],
+                                " is not a probability");
+    }
+    if (n == 0) return Tensor<int64_t, CPU>();
+    Tensor<int64_t, CPU> out(n);
+    const int64_t count =
+        detail::mul_size(4, n, "multinomialAlias", "random words for ", n, " samples");
+    const auto words = detail::guard_alloc(
+        "multinomialAlias", [&] { return detail::RandomEngine<CPU>::draw_words(gen, count); });
+    const int64_t* jp = Jc.data();
+    const double* qp = qc.data();
+    int64_t* op = out.data();
+    iter::parallel_for(n, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t) {
+        for (int64_t i = b; i < e; ++i) {
+            const uint32_t* w = &words[size_t(4 * i)];
+            const int64_t k = int64_t(detail::below(w, uint64_t(K)));
+            op[i] = rng::u53(w + 2) < qp[k] ? k : jp[k];
+        }
+    });
+    return out;
+}
+template <class T>
+Tensor<int64_t, CPU> multinomialAlias(int64_t n, const Tensor<int64_t, CPU>& J,
+                                      const Tensor<T, CPU>& q) {
+    return multinomialAlias(defaultGenerator<CPU>(), n, J, q);
 }
 
 } // namespace t7

@@ -19,6 +19,8 @@
 
 namespace t7 {
 
+class Generator; // math/random.hpp
+
 struct all_t;
 struct slice;
 
@@ -281,6 +283,24 @@ public:
     Tensor& bernoulli(double p = 0.5);                // 1 with probability p, else 0
     template <class P>
     Tensor& bernoulli(const Tensor<P, D>& p); // per-element probabilities (broadcast)
+    // issue 14: integers, more laws, and every law from a user's Generator first.
+    Tensor& random();                         // [0, max]: 255 Byte, 2^24 Float, 2^53 Double
+    Tensor& random(int64_t b);                // [0, b)
+    Tensor& random(int64_t a, int64_t b);     // [a, b)
+    Tensor& logNormal(double mean = 1, double stdv = 2); // exp(normal(mean, stdv))
+    Tensor& exponential(double lambda = 1);
+    Tensor& cauchy(double median = 0, double sigma = 1);
+    Tensor& geometric(double p = 0.5); // P(X = i) = (1 - p) p^(i-1), i >= 1
+    Tensor& uniform(Generator& gen, double a = 0, double b = 1);
+    Tensor& normal(Generator& gen, double mean = 0, double stdv = 1);
+    Tensor& bernoulli(Generator& gen, double p = 0.5);
+    Tensor& random(Generator& gen);
+    Tensor& random(Generator& gen, int64_t b);
+    Tensor& random(Generator& gen, int64_t a, int64_t b);
+    Tensor& logNormal(Generator& gen, double mean = 1, double stdv = 2);
+    Tensor& exponential(Generator& gen, double lambda = 1);
+    Tensor& cauchy(Generator& gen, double median = 0, double sigma = 1);
+    Tensor& geometric(Generator& gen, double p = 0.5);
 
     // ---- indexed, masked, search, sorting (ops/*.hpp; issue 4) -----------------------
     // 0-based indices. Index tensors are LongTensors (a template parameter so that
