@@ -191,6 +191,16 @@ struct RandomEngine<CPU> {
 #endif
     }
 
+    // ng whole groups from w into out[0 .. ng * group): through the distribution's
+    // vectorised `bulk` where it has one (same values as its operator()).
+    template <class T, class Dist>
+    static void groups(const Dist& f, const uint32_t* w, int64_t ng, T* out) {
+        if constexpr (requires { f.bulk(w, ng, out); })
+            f.bulk(w, ng, out);
+        else
+            for (int64_t g = 0; g < ng; ++g) f(w + g * Dist::words, out + g * Dist::group);
+    }
+
     // Values [i0, i0 + m) of the draw into out[0], out[s], ...; words from word0.
     template <class T, class Dist>
     static void run(const Dist& f, uint64_t key, uint64_t word0, int64_t i0, int64_t m, T* out,
@@ -213,10 +223,10 @@ struct RandomEngine<CPU> {
             const uint32_t* w = philox::words(key, word0 + uint64_t(i / G) * W, ng * W, scratch);
             T* o = out + (i - i0) * s;
             if (s == 1 && streaming) {
-                for (int64_t g = 0; g < ng; ++g) f(w + g * W, buf + g * G);
+                groups(f, w, ng, buf);
                 stream_copy(o, buf, ng * G);
             } else if (s == 1) {
-                for (int64_t g = 0; g < ng; ++g) f(w + g * W, o + g * G);
+                groups(f, w, ng, o);
             } else {
                 for (int64_t g = 0; g < ng; ++g) {
                     f(w + g * W, tmp);
