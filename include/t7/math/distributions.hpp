@@ -97,7 +97,15 @@ T7_HOST_DEVICE T7_INLINE void box_muller_f32(uint32_t w0, uint32_t w1, float& z0
     float y = std::fma(p * x, z, fe * -2.12194440e-4f);
     y = std::fma(-0.5f, z, y);
     const float lg = std::fma(fe, 0.693359375f, x + y); // log(u1) < 0
-    const float r = std::sqrt(-2.0f * lg);
+    // r = sqrt(-2 log(u1)) by Newton steps on 1/sqrt from the bit-trick estimate (the
+    // library sqrt may set errno, which keeps compilers from vectorising the loop)
+    const float r2 = -2.0f * lg; // in [6e-8, 36]: a normal float
+    float ri = bits_float(0x5f375a86 - (float_bits(r2) >> 1));
+    const float h = 0.5f * r2;
+    ri = ri * std::fma(-h * ri, ri, 1.5f);
+    ri = ri * std::fma(-h * ri, ri, 1.5f);
+    float r = r2 * ri;
+    r = std::fma(0.5f * ri, std::fma(-r, r, r2), r);
     // quadrant of u2 from its 24 bits k: q = round(4 k / 2^24), f = k - q 2^22
     const int32_t k = int32_t(w1 >> 8);
     const int32_t q = (k + (1 << 21)) >> 22;
@@ -112,10 +120,12 @@ T7_HOST_DEVICE T7_INLINE void box_muller_f32(uint32_t w0, uint32_t w1, float& z0
     cp = std::fma(cp, t2, 4.166664568298827e-2f);
     const float cs = std::fma(cp * t2, t2, std::fma(-0.5f, t2, 1.0f));
     // rotate by q quarter turns: (cos, sin)(x + q pi/2)
-    const int32_t qq = q & 3;
-    const float c0 = (qq & 1) ? sn : cs, s0 = (qq & 1) ? cs : sn;
-    z0 = r * ((qq == 1 || qq == 2) ? -c0 : c0);
-    z1 = r * ((qq >= 2) ? -s0 : s0);
+    // (bit selects rather than branches: odd q swaps, q = 1, 2 negate cos, q = 2, 3 sin)
+    const int32_t swap = -(q & 1), sb = float_bits(sn), cb = float_bits(cs);
+    const int32_t c0 = (sb & swap) | (cb & ~swap), s0 = (cb & swap) | (sb & ~swap);
+    const int32_t cneg = ((q + 1) & 2) << 30, sneg = (q & 2) << 30;
+    z0 = r * bits_float(c0 ^ cneg);
+    z1 = r * bits_float(s0 ^ sneg);
 }
 
 // Box-Muller: one pair of uniforms gives two normal values. Float and Half use the
@@ -146,10 +156,19 @@ struct Normal {
     void bulk(const uint32_t* __restrict w, int64_t ng,
               float* __restrict out) const requires std::is_same_v<T, float> {
         const float sd = float(stdv), mu = float(mean);
-#if defined(_OPENMP)
-#pragma omp simd
-#endif
-        for (int64_t g = 0; g < ng; ++g) {
+        constexpr int L = 16; // pairs per step: split words, a lane-wise loop, merge
+        int64_t g = 0;
+        for (; g + L <= ng; g += L) {
+            uint32_t a[L], b[L];
+            float z0[L], z1[L];
+            for (int j = 0; j < L; ++j) a[j] = w[2 * (g + j)], b[j] = w[2 * (g + j) + 1];
+            for (int j = 0; j < L; ++j) box_muller_f32(a[j], b[j], z0[j], z1[j]);
+            for (int j = 0; j < L; ++j) {
+                out[2 * (g + j)] = std::fma(z0[j], sd, mu);
+                out[2 * (g + j) + 1] = std::fma(z1[j], sd, mu);
+            }
+        }
+        for (; g < ng; ++g) {
             float z0, z1;
             box_muller_f32(w[2 * g], w[2 * g + 1], z0, z1);
             out[2 * g] = std::fma(z0, sd, mu);
