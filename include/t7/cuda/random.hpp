@@ -3,8 +3,10 @@
 // to the library (kernels/random.cu), whose kernel runs the very functors of
 // math/distributions.hpp. After t7::manualSeed(s), the same sequence of fills
 // gives the same values on the CPU and on every GPU: bit for bit for uniform and
-// bernoulli; normal goes through log/sqrt/sin/cos, whose last bits may differ
-// between the host's libm and CUDA's (a few units in the last place).
+// bernoulli; float normal runs the same branch-free float formula on both (nvcc
+// may still fuse a multiply and an add the host rounds twice: the last bits), double
+// normal goes through log/sqrt/sin/cos, whose last bits may differ between the
+// host's libm and CUDA's (a few units in the last place).
 //
 // Only declarations of the library are needed here (no CUDA header): host code
 // compiled by g++ fills CUDA tensors as well.
