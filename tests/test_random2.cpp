@@ -171,6 +171,8 @@ TEST_CASE("user generators: same seed same values, default generator untouched")
         out.push_back(x.geometric(g, 0.5).clone());
         out.push_back(t7::rand<double>(g, 10, 100).view(1000));
         out.push_back(t7::randn<float>(g, t7::Shape{1000}).toDouble());
+        out.push_back(t7::randperm(g, 1000).toDouble());
+        out.push_back(t7::multinomial(g, t7::range<double>(1, 10), 1000, true).toDouble());
     };
     draw(g1, a);
     draw(g2, b);

@@ -537,17 +537,21 @@ inline uint64_t below(const uint32_t* w, uint64_t n) {
 
 // A random permutation of 0 .. n-1 (Fisher-Yates; step k uses words 2k, 2k+1).
 template <class D = CPU>
-Tensor<int64_t, D> randperm(int64_t n) {
+Tensor<int64_t, D> randperm(Generator& gen, int64_t n) {
     static_assert(std::is_same_v<D, CPU>, "randperm: the GPU version belongs to the GPU backend");
     if (n < 0) detail::fail<ShapeError>("randperm: n = ", n, " must not be negative");
     if (n == 0) return Tensor<int64_t, D>();
     Tensor<int64_t, D> r(n);
     int64_t* p = r.data();
     for (int64_t i = 0; i < n; ++i) p[i] = i;
-    const auto w = detail::RandomEngine<D>::draw_words(defaultGenerator<D>(), 2 * (n - 1));
+    const auto w = detail::RandomEngine<D>::draw_words(gen, 2 * (n - 1));
     for (int64_t i = n - 1, k = 0; i > 0; --i, ++k)
         std::swap(p[i], p[int64_t(detail::below(&w[size_t(2 * k)], uint64_t(i + 1)))]);
     return r;
+}
+template <class D = CPU>
+Tensor<int64_t, D> randperm(int64_t n) {
+    return randperm<D>(defaultGenerator<D>(), n);
 }
 
 // n category indices (0-based) per row of p (1-D: one distribution; 2-D: one per
@@ -555,7 +559,8 @@ Tensor<int64_t, D> randperm(int64_t n) {
 // Without replacement a category is drawn at most once per row. Sample j of row r
 // uses words 2(r n + j) and 2(r n + j) + 1 of the draw.
 template <class T, class D>
-Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacement = false) {
+Tensor<int64_t, D> multinomial(Generator& gen, const Tensor<T, D>& p, int64_t n,
+                               bool replacement = false) {
     static_assert(std::is_same_v<D, CPU>,
                   "multinomial: the GPU version belongs to the GPU backend");
     if (p.dim() != 1 && p.dim() != 2)
@@ -587,9 +592,8 @@ Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacemen
     Tensor<int64_t, D> out(rows, n); // checks rows * n; MemoryError when it cannot exist
     const int64_t count = detail::mul_size(2 * rows, n, "multinomial", "random words for ", rows,
                                            " rows of ", n, " samples");
-    const auto words = detail::guard_alloc("multinomial", [&] {
-        return detail::RandomEngine<D>::draw_words(defaultGenerator<D>(), count);
-    });
+    const auto words = detail::guard_alloc(
+        "multinomial", [&] { return detail::RandomEngine<D>::draw_words(gen, count); });
     int64_t* op = out.data();
     iter::parallel_for(rows, 1, [&](int64_t r0, int64_t r1, int64_t) {
         std::vector<double> cum(static_cast<size_t>(k)), weight(static_cast<size_t>(k));
@@ -613,6 +617,10 @@ Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacemen
         }
     });
     return p.dim() == 1 ? out.view(n) : out;
+}
+template <class T, class D>
+Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacement = false) {
+    return multinomial(defaultGenerator<D>(), p, n, replacement);
 }
 
 // ---- Walker's alias method (Torch7's multinomialAliasSetup / multinomialAlias) --------
