@@ -284,9 +284,9 @@ public:
     template <class P>
     Tensor& bernoulli(const Tensor<P, D>& p); // per-element probabilities (broadcast)
     // issue 14: integers, more laws, and every law from a user's Generator first.
-    Tensor& random();                         // [0, max]: 255 Byte, 2^24 Float, 2^53 Double
-    Tensor& random(int64_t b);                // [0, b)
-    Tensor& random(int64_t a, int64_t b);     // [a, b)
+    Tensor& random();                     // [0, max]: 255 Byte, 2^24 Float, 2^53 Double
+    Tensor& random(int64_t b);            // [0, b)
+    Tensor& random(int64_t a, int64_t b); // [a, b)
     Tensor& logNormal(double mean = 1, double stdv = 2); // exp(normal(mean, stdv))
     Tensor& exponential(double lambda = 1);
     Tensor& cauchy(double median = 0, double sigma = 1);
