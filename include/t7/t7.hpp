@@ -40,6 +40,7 @@
 #include "math/conv.hpp"
 #include "math/factories.hpp"
 #include "math/linalg.hpp"
+#include "math/linalg_extra.hpp"
 #include "math/matrix.hpp"
 #include "math/random.hpp"
 #include "math/stats.hpp"

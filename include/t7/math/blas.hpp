@@ -1,4 +1,4 @@
-// Matrix products: dot mv mm bmm addmm addmv addr ger baddbmm matmul, on every
+// Matrix products: dot mv mm bmm addmm addmv addr ger baddbmm addbmm matmul, on every
 // device. The public functions check shapes and devices, allocate the result on
 // the operands' device (made current for the call), and hand strided matrix
 // descriptors (MatRef, VecRef) to that device's Blas<D>:
@@ -327,6 +327,25 @@ template <detail::BlasScalar T, class D, class DB>
 Tensor<T, D> bmm(const Tensor<T, D>& a, const Tensor<T, DB>& b) {
     detail::check_bmm(a, b, "bmm");
     return baddbmm(0.0, Tensor<T, D>(), 1.0, a, b);
+}
+
+// beta c + alpha sum_i a[i] b[i] (a: B x n x k, b: B x k x p, c broadcast to n x p;
+// c is ignored when beta is 0). Torch7's addbmm.
+template <detail::BlasScalar T, class DC, class D, class DB>
+Tensor<T, D> addbmm(double beta, const Tensor<T, DC>& c, double alpha, const Tensor<T, D>& a,
+                    const Tensor<T, DB>& b) {
+    detail::check_bmm(a, b, "addbmm");
+    const Shape shape{a.size(1), b.size(2)};
+    return detail::scaled_product("addbmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
+        for (int64_t i = 0; i < a.size(0); ++i)
+            detail::Blas<D>::gemm(convert<T>(alpha), detail::cmat_ref(a.select(0, i)),
+                                  detail::cmat_ref(b.select(0, i)), i == 0 ? bt : convert<T>(1),
+                                  detail::mat_ref(r));
+    });
+}
+template <detail::BlasScalar T, class DC, class D, class DB>
+Tensor<T, D> addbmm(const Tensor<T, DC>& c, const Tensor<T, D>& a, const Tensor<T, DB>& b) {
+    return addbmm(1.0, c, 1.0, a, b);
 }
 
 // NumPy/PyTorch matmul: 1-D x 1-D is the dot product (a 1-element tensor); 2-D x

@@ -1,4 +1,4 @@
-// Statistics over tensors: dist, histc, renorm. (std, var, mean, cumsum, norm
+// Statistics over tensors: dist, histc, bhistc, renorm. (std, var, mean, cumsum, norm
 // live with the reductions in expr/reductions.hpp; cmax, cmin, lerp with the
 // element-wise functions in expr/operators.hpp; median and mode with sorting.)
 #pragma once
@@ -11,6 +11,7 @@
 #include "../tensor/views.hpp"
 #include "factories.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -104,6 +105,51 @@ Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, do
         for (const auto& h : parts) total += h[size_t(k)];
         rp[k] = convert<T>(total);
     }
+    return r;
+}
+
+// Batched histc (Torch7's bhistc): one histogram of nbins equal bins per row of
+// the 2-D x, result x.size(0) x nbins. As Torch7's C code, lo == hi (the default)
+// takes the range from the whole of x (its finite elements), not from each row,
+// widened by 1 on each side if it is a single value; elements outside [lo, hi]
+// (and NaN) are not counted; a value equal to hi falls in the last bin. Errors as
+// histc, and ShapeError unless x is 2-D.
+template <class T, class D>
+Tensor<T, D> bhistc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, double hi = 0) {
+    static_assert(std::is_same_v<D, CPU>, "bhistc: the GPU version belongs to the GPU backend");
+    if (x.dim() != 2)
+        detail::fail<ShapeError>("bhistc: x must be a 2-D tensor, got ", x.dim(), "-D of size ",
+                                 x.sizes());
+    if (nbins < 1) detail::fail<ShapeError>("bhistc: number of bins ", nbins, " must be positive");
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        detail::fail<Error>("bhistc: the range [", lo, ", ", hi, "] is not finite");
+    if (lo > hi) detail::fail<Error>("bhistc: min ", lo, " is greater than max ", hi);
+    if (x.nElement() == 0)
+        detail::fail<ShapeError>("bhistc: the tensor of size ", x.sizes(), " is empty");
+    const Tensor<T, D> c = x.contiguous();
+    const T* p = c.data();
+    const int64_t rows = c.size(0), cols = c.size(1);
+    Tensor<T, D> r = zeros<T, D>(rows, nbins);
+    if (lo == hi && !detail::finite_range(p, c.nElement(), lo, hi)) return r;
+    if (lo == hi) {
+        lo -= 1;
+        hi += 1;
+    }
+    T* rp = r.data();
+    iter::parallel_for(rows, 1 + iter::parallel_grain / std::max<int64_t>(cols, 1),
+                       [&](int64_t b, int64_t e, int64_t) {
+                           std::vector<int64_t> h(static_cast<size_t>(nbins));
+                           for (int64_t i = b; i < e; ++i) {
+                               std::fill(h.begin(), h.end(), 0);
+                               for (int64_t j = 0; j < cols; ++j) {
+                                   const double v = double(p[i * cols + j]);
+                                   if (v >= lo && v <= hi)
+                                       ++h[size_t(detail::histc_bin(v, lo, hi, nbins))];
+                               }
+                               for (int64_t k = 0; k < nbins; ++k)
+                                   rp[i * nbins + k] = convert<T>(h[size_t(k)]);
+                           }
+                       });
     return r;
 }
 

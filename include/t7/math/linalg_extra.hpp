@@ -1,0 +1,229 @@
+// More of Torch7's LAPACK interface (issue 14): trtrs (triangular solve), pstrf
+// (pivoted Cholesky), geqrf / orgqr / ormqr (LAPACK's compact QR and its Q).
+// Float and double CPU tensors of any layout; results are new contiguous tensors;
+// every check runs before anything is computed.
+#pragma once
+
+#include "linalg.hpp"
+
+#include <Eigen/Householder>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace t7 {
+
+template <class T, class D = CPU>
+struct TrtrsResult {
+    Tensor<T, D> solution; // X with op(A) X = B
+    Tensor<T, D> a;        // A, unchanged (a copy, as Torch7 returns it)
+};
+template <class T, class D = CPU>
+struct PstrfResult {
+    Tensor<T, D> u;         // 'U': upper U with A[piv][:, piv] = U^T U; 'L': lower L, = L L^T
+    Tensor<int64_t, D> piv; // 0-based permutation
+};
+template <class T, class D = CPU>
+struct GeqrfResult {
+    Tensor<T, D> m;   // R on and above the diagonal, Householder vectors below (LAPACK's geqrf)
+    Tensor<T, D> tau; // the k = min(rows, cols) Householder coefficients
+};
+
+namespace detail {
+
+inline bool trans_of(char c, const char* op, const char* what) {
+    if (c == 'N' || c == 'n') return false;
+    if (c == 'T' || c == 't') return true;
+    fail<Error>(op, ": ", what, " must be 'N' or 'T', got '", c, "'");
+}
+
+template <class T, class D>
+void require_nonempty(const Tensor<T, D>& t, const char* op, const char* name) {
+    if (t.nElement() == 0) fail<ShapeError>(op, ": ", name, " is empty (size ", t.sizes(), ")");
+}
+
+// The Householder sequence Q = H_0 ... H_{k-1} of geqrf's m (nq x >= k) and tau (k).
+template <class T>
+struct Reflectors {
+    EMatrix<T> v;
+    Eigen::Matrix<T, Eigen::Dynamic, 1> tau;
+    auto seq() const { return Eigen::householderSequence(v, tau); }
+};
+
+template <class T, class D>
+Reflectors<T> reflectors(const Tensor<T, D>& m, const Tensor<T, D>& tau, const char* op) {
+    require_dim(m, 2, op, "a matrix (geqrf's first result)");
+    require_dim(tau, 1, op, "a vector (geqrf's tau)");
+    const int64_t k = tau.size(0);
+    if (k > m.size(0) || k > m.size(1))
+        fail<ShapeError>(op, ": tau of size ", tau.sizes(), " has more coefficients than the ",
+                         m.sizes(), " matrix has columns or rows");
+    Reflectors<T> r{to_eigen(m).leftCols(k), to_eigen(tau).col(0)};
+    if (!r.v.allFinite() || !r.tau.allFinite())
+        fail<Error>(op, ": the reflectors (size ", m.sizes(), ", tau ", tau.sizes(),
+                    ") contain NaN or infinity");
+    return r;
+}
+
+} // namespace detail
+
+// Solves op(A) X = B for triangular A (n x n; B n x k, or n giving a 1-D X):
+// uplo 'U'/'L' says which triangle of A is read, trans 'N' (A X = B) or 'T'
+// (A^T X = B), diag 'N' or 'U' (unit diagonal, not read). Torch7's torch.trtrs(b, a):
+// returns X and A unchanged. A zero on a non-unit diagonal throws Error.
+template <detail::LapackScalar T, class D>
+TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo = 'U',
+                        char trans = 'N', char diag = 'N') {
+    detail::require_square(A, "trtrs", "A");
+    detail::require_nonempty(A, "trtrs", "A");
+    if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != A.size(0))
+        detail::fail<ShapeError>("trtrs: B of size ", B.sizes(), " does not match A of size ",
+                                 A.sizes(), " (B must be n or n x k with n = ", A.size(0), ")");
+    const bool upper = detail::upper_of(uplo, "trtrs");
+    const bool tr = detail::trans_of(trans, "trtrs", "trans");
+    bool unit = false;
+    if (diag == 'U' || diag == 'u')
+        unit = true;
+    else if (diag != 'N' && diag != 'n')
+        detail::fail<Error>("trtrs: diag must be 'N' or 'U', got '", diag, "'");
+    detail::EMatrix<T> a = detail::to_eigen(A);
+    const Eigen::Index n = a.rows();
+    if (unit) a.diagonal().setOnes();
+    if (upper)
+        a.template triangularView<Eigen::StrictlyLower>().setZero();
+    else
+        a.template triangularView<Eigen::StrictlyUpper>().setZero();
+    detail::require_finite(a, "trtrs", A);
+    for (Eigen::Index i = 0; i < n; ++i)
+        if (a(i, i) == T(0))
+            detail::fail<Error>("trtrs: the triangular matrix of size ", A.sizes(),
+                                " is singular (A(", i, ",", i, ") is zero)");
+    detail::EMatrix<T> x = detail::to_eigen(B);
+    detail::require_finite(x, "trtrs", B);
+    if (tr) a.transposeInPlace(); // A^T: the other triangle
+    if (upper != tr)
+        a.template triangularView<Eigen::Upper>().solveInPlace(x);
+    else
+        a.template triangularView<Eigen::Lower>().solveInPlace(x);
+    return {B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x),
+            A.clone()};
+}
+
+// Pivoted Cholesky of a symmetric positive semi-definite matrix (LAPACK's pstrf,
+// reading only the uplo triangle): P^T A P = U^T U ('U') or L L^T ('L'), where
+// P(piv[k], k) = 1, i.e. A.index(0, piv).index(1, piv) == U^T U. The pivot is the
+// largest remaining diagonal element; the factorisation stops at rank r when it is
+// <= tol (tol < 0: n * eps * max(diag(A)), as LAPACK), and rows (columns for 'L')
+// r.. of the factor are zero. A diagonal element left below -max(tol, n eps max
+// diag) (an indefinite matrix) throws Error.
+template <detail::LapackScalar T, class D>
+PstrfResult<T, D> pstrf(const Tensor<T, D>& A, char uplo = 'U', double tol = -1) {
+    detail::require_square(A, "pstrf", "A");
+    detail::require_nonempty(A, "pstrf", "A");
+    const bool upper = detail::upper_of(uplo, "pstrf");
+    if (std::isnan(tol)) detail::fail<Error>("pstrf: tol is NaN");
+    const detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::EMatrix<T> s = upper ? detail::EMatrix<T>(m.template selfadjointView<Eigen::Upper>())
+                                 : detail::EMatrix<T>(m.template selfadjointView<Eigen::Lower>());
+    detail::require_finite(s, "pstrf", A);
+    const Eigen::Index n = s.rows();
+    const double eps = std::numeric_limits<T>::epsilon();
+    const double maxdiag = double(s.diagonal().maxCoeff());
+    const double stop = tol < 0 ? double(n) * eps * std::max(maxdiag, 0.0) : tol;
+    const double floor = -std::max(stop, double(n) * eps * std::max(maxdiag, 0.0));
+    std::vector<int64_t> piv(static_cast<size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) piv[size_t(i)] = i;
+    detail::EMatrix<T> u = detail::EMatrix<T>::Zero(n, n);
+    Eigen::Index rank = 0;
+    for (Eigen::Index k = 0; k < n; ++k) {
+        Eigen::Index j;
+        const T big = s.diagonal().tail(n - k).maxCoeff(&j);
+        j += k;
+        if (!(double(big) > stop)) break;
+        if (j != k) {
+            s.row(k).swap(s.row(j));
+            s.col(k).swap(s.col(j));
+            u.col(k).head(k).swap(u.col(j).head(k));
+            std::swap(piv[size_t(k)], piv[size_t(j)]);
+        }
+        const T d = std::sqrt(s(k, k));
+        u(k, k) = d;
+        const Eigen::Index rest = n - k - 1;
+        u.row(k).tail(rest) = s.row(k).tail(rest) / d;
+        s.bottomRightCorner(rest, rest).noalias() -=
+            u.row(k).tail(rest).transpose() * u.row(k).tail(rest);
+        rank = k + 1;
+    }
+    for (Eigen::Index i = rank; i < n; ++i)
+        if (double(s(i, i)) < floor)
+            detail::fail<Error>("pstrf: the matrix of size ", A.sizes(),
+                                " is not positive semi-definite (a remaining diagonal element is ",
+                                s(i, i), " after ", rank, " steps)");
+    Tensor<int64_t, D> p(n);
+    std::copy(piv.begin(), piv.end(), p.data());
+    if (upper) return {detail::matrix_tensor<T>(u), std::move(p)};
+    return {detail::matrix_tensor<T>(u.transpose()), std::move(p)};
+}
+
+// LAPACK's geqrf: A (m x n) = Q R in compact form. The result m holds R on and
+// above the diagonal and the Householder vectors v_i (v_i(i) = 1 implied) below
+// it; tau (k = min(m, n)) the coefficients: Q = H_0 ... H_{k-1}, H_i = I - tau_i
+// v_i v_i^T.
+template <detail::LapackScalar T, class D>
+GeqrfResult<T, D> geqrf(const Tensor<T, D>& A) {
+    detail::require_dim(A, 2, "geqrf", "a matrix");
+    detail::require_nonempty(A, "geqrf", "A");
+    const detail::EMatrix<T> m = detail::to_eigen(A);
+    detail::require_finite(m, "geqrf", A);
+    Eigen::HouseholderQR<detail::EMatrix<T>> h(m);
+    return {detail::matrix_tensor<T>(h.matrixQR()), detail::vector_tensor<T>(h.hCoeffs())};
+}
+
+// The explicit Q of geqrf's (m, tau): the first min(rows, cols) columns of
+// H_0 ... H_{k-1} (k = tau's size), rows x min(rows, cols) (LAPACK's orgqr when
+// rows >= cols; so geqrf + orgqr gives qr's Q).
+template <detail::LapackScalar T, class D>
+Tensor<T, D> orgqr(const Tensor<T, D>& m, const Tensor<T, D>& tau) {
+    const auto r = detail::reflectors(m, tau, "orgqr");
+    const Eigen::Index rows = m.size(0), cols = std::min(m.size(0), m.size(1));
+    detail::EMatrix<T> q = detail::EMatrix<T>::Identity(rows, cols);
+    r.seq().applyThisOnTheLeft(q);
+    return detail::matrix_tensor<T>(q);
+}
+
+// Multiplies C by geqrf's Q (rows x rows, from (m, tau)) as LAPACK's ormqr: side
+// 'L' gives Q C (trans 'N') or Q^T C ('T'), C with m's row count of rows; side 'R'
+// gives C Q or C Q^T, C with that many columns.
+template <detail::LapackScalar T, class D>
+Tensor<T, D> ormqr(const Tensor<T, D>& m, const Tensor<T, D>& tau, const Tensor<T, D>& C,
+                   char side = 'L', char trans = 'N') {
+    bool left = true;
+    if (side == 'R' || side == 'r')
+        left = false;
+    else if (side != 'L' && side != 'l')
+        detail::fail<Error>("ormqr: side must be 'L' or 'R', got '", side, "'");
+    const bool tr = detail::trans_of(trans, "ormqr", "trans");
+    detail::require_dim(C, 2, "ormqr", "a matrix C");
+    detail::require_dim(m, 2, "ormqr", "a matrix (geqrf's first result)");
+    if (C.size(left ? 0 : 1) != m.size(0))
+        detail::fail<ShapeError>("ormqr: C of size ", C.sizes(), " does not match Q of order ",
+                                 m.size(0), " (from m of size ", m.sizes(), ") on side '", side,
+                                 "'");
+    const auto r = detail::reflectors(m, tau, "ormqr");
+    detail::EMatrix<T> c = detail::to_eigen(C);
+    detail::require_finite(c, "ormqr", C);
+    // Q C, Q^T C directly; C Q = (Q^T C^T)^T, C Q^T = (Q C^T)^T
+    if (!left) c.transposeInPlace();
+    const bool apply_qt = left ? tr : !tr;
+    if (apply_qt)
+        r.seq().transpose().applyThisOnTheLeft(c);
+    else
+        r.seq().applyThisOnTheLeft(c);
+    if (!left) c.transposeInPlace();
+    return detail::matrix_tensor<T>(c);
+}
+
+} // namespace t7
