@@ -114,18 +114,19 @@ TEST_CASE("exponential, logNormal, cauchy, geometric follow their laws") {
         f.exponential(); // lambda = 1
         CHECK(moments(f.toDouble()).mean == doctest::Approx(1).epsilon(0.01));
     }
-    SUBCASE("logNormal is exp(normal(mean, stdv)) of the same draw") {
+    SUBCASE("logNormal(mean, stdv): Torch7's mean and deviation of the values") {
         t7::DoubleTensor x(N);
-        x.logNormal(0.5, 0.4);
-        const auto m = moments(t7::DoubleTensor(t7::log(x)));
-        CHECK(m.mean == doctest::Approx(0.5).epsilon(0.01));
-        CHECK(std::sqrt(m.var) == doctest::Approx(0.4).epsilon(0.01));
+        x.logNormal(1.5, 0.4);
         const auto mx = moments(x);
-        CHECK(mx.mean == doctest::Approx(std::exp(0.5 + 0.08)).epsilon(0.01));
+        CHECK(t7::min(x) > 0);
+        CHECK(mx.mean == doctest::Approx(1.5).epsilon(0.01));
+        CHECK(std::sqrt(mx.var) == doctest::Approx(0.4).epsilon(0.02));
+        // exp of a normal draw of the same words, with Torch7's parameters:
+        // mu = log(m^2 / sqrt(s^2 + m^2)), sigma^2 = log(s^2 / m^2 + 1)
         t7::Generator g1(9), g2(9);
         t7::DoubleTensor a(1001), b(1001);
         a.logNormal(g1, 1, 2);
-        b.normal(g2, 1, 2);
+        b.normal(g2, std::log(1 / std::sqrt(5.0)), std::sqrt(std::log(5.0)));
         CHECK(double(t7::max(t7::abs(t7::log(a) - b))) < 1e-12);
     }
     SUBCASE("cauchy: median and quartiles") {
@@ -165,7 +166,7 @@ TEST_CASE("user generators: same seed same values, default generator untouched")
         out.push_back(x.random(g).clone());
         out.push_back(x.random(g, 7).clone());
         out.push_back(x.random(g, -5, 5).clone());
-        out.push_back(x.logNormal(g, 0, 1).clone());
+        out.push_back(x.logNormal(g, 1, 1).clone());
         out.push_back(x.exponential(g, 3).clone());
         out.push_back(x.cauchy(g, 0, 1).clone());
         out.push_back(x.geometric(g, 0.5).clone());
@@ -242,7 +243,7 @@ TEST_CASE("thread-count independence of the new draws") {
         t7::DoubleTensor x(n);
         out.push_back(x.random().clone());
         out.push_back(x.random(-9, 1000).clone());
-        out.push_back(x.logNormal(0, 1).clone());
+        out.push_back(x.logNormal(1, 1).clone());
         out.push_back(x.exponential(2).clone());
         out.push_back(x.cauchy(1, 2).clone());
         out.push_back(x.geometric(0.2).clone());
@@ -322,8 +323,10 @@ TEST_CASE("bad parameters throw the documented error, nothing written or drawn")
     CHECK_THROWS_AS(x.exponential(g, nan), t7::Error);
     CHECK_THROWS_AS(x.cauchy(0, 0), t7::Error);
     CHECK_THROWS_AS(x.cauchy(g, 0, -1), t7::Error);
-    CHECK_THROWS_AS(x.logNormal(0, -1), t7::Error);
-    CHECK_THROWS_AS(x.logNormal(g, 0, nan), t7::Error);
+    CHECK_THROWS_AS(x.logNormal(1, -1), t7::Error);
+    CHECK_THROWS_AS(x.logNormal(g, 1, nan), t7::Error);
+    CHECK_THROWS_AS(x.logNormal(0, 1), t7::Error); // Torch7's mean of the values: > 0
+    CHECK_THROWS_AS(x.logNormal(g, -2, 1), t7::Error);
     CHECK_THROWS_AS(x.normal(g, 0, -1), t7::Error);
     CHECK_THROWS_AS(x.uniform(g, 2, 1), t7::Error);
     CHECK_THROWS_AS(x.bernoulli(g, 2), t7::Error);

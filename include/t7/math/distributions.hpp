@@ -234,7 +234,8 @@ struct Cauchy {
     }
 };
 
-// exp of Normal(mean, stdv): the same words and formula as Normal.
+// exp of Normal(mean, stdv) (mean and stdv of the logarithm; Tensor::logNormal
+// takes Torch7's parameters, those of the result): the same words and formula as Normal.
 template <class T>
 struct LogNormal {
     static constexpr int group = 2, words = 4;

@@ -397,14 +397,28 @@ Tensor<T, D>& Tensor<T, D>::random(int64_t a, int64_t b) {
     return random(detail::pick_generator(*this, nullptr), a, b);
 }
 
+namespace detail {
+// Torch7's logNormal(mean, stdv): the mean and deviation of the values drawn, which
+// are exp(normal(mu, sigma)) with mu = log(m^2 / sqrt(s^2 + m^2)), sigma^2 =
+// log(s^2 / m^2 + 1). Checked before a generator is chosen.
+inline rng::LogNormal<double> lognormal_law(double mean, double stdv) {
+    if (!(mean > 0) || !std::isfinite(mean))
+        fail<Error>("logNormal: the mean ", mean, " must be positive and finite");
+    if (!(stdv >= 0) || !std::isfinite(stdv))
+        fail<Error>("logNormal: the standard deviation ", stdv, " must be >= 0 and finite");
+    const double m2 = mean * mean, s2 = stdv * stdv;
+    return {std::log(m2 / std::sqrt(s2 + m2)), std::sqrt(std::log1p(s2 / m2))};
+}
+} // namespace detail
+
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::logNormal(Generator& gen, double mean, double stdv) {
-    if (!(stdv >= 0)) detail::fail<Error>("logNormal: standard deviation ", stdv, " is negative");
-    return detail::random_fill(*this, rng::LogNormal<T>{mean, stdv}, gen, "logNormal");
+    const auto law = detail::lognormal_law(mean, stdv);
+    return detail::random_fill(*this, rng::LogNormal<T>{law.mean, law.stdv}, gen, "logNormal");
 }
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::logNormal(double mean, double stdv) {
-    if (!(stdv >= 0)) detail::fail<Error>("logNormal: standard deviation ", stdv, " is negative");
+    detail::lognormal_law(mean, stdv);
     return logNormal(detail::pick_generator(*this, nullptr), mean, stdv);
 }
 
