@@ -91,15 +91,18 @@ public:
         if (s.dim() != 1 || s.nElement() != state_bytes)
             detail::fail<Error>("Generator::setState: expected a 1-D ByteTensor of ", state_bytes,
                                 " bytes from getState(), got size ", s.sizes());
-        const Tensor<uint8_t, CPU> c = s.contiguous();
-        const uint8_t* p = c.data();
-        if (std::memcmp(p, tag, 8) != 0)
-            detail::fail<Error>("Generator::setState: the ByteTensor is not a generator state "
-                                "(its tag is not \"T7Philox\")");
+        // Read through the stride (no contiguous copy: that needs the CPU evaluator,
+        // which CUDA translation units do not include).
+        const uint8_t* p = s.data();
+        const int64_t step = s.stride(0);
+        for (int k = 0; k < 8; ++k)
+            if (p[k * step] != uint8_t(tag[k]))
+                detail::fail<Error>("Generator::setState: the ByteTensor is not a generator "
+                                    "state (its tag is not \"T7Philox\")");
         RNGState st;
         for (int k = 0; k < 8; ++k) {
-            st.seed |= uint64_t(p[8 + k]) << (8 * k);
-            st.offset |= uint64_t(p[16 + k]) << (8 * k);
+            st.seed |= uint64_t(p[(8 + k) * step]) << (8 * k);
+            st.offset |= uint64_t(p[(16 + k) * step]) << (8 * k);
         }
         setState(st);
     }
