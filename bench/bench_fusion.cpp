@@ -41,7 +41,9 @@ FloatTensor filled(int64_t n, float lo, float hi, unsigned seed) {
 }
 
 void adam(int64_t n) {
-    const float b1 = 0.9f, b2 = 0.999f, lr = 1e-3f, eps = 1e-8f;
+    // constexpr: not captured by reference, so the hand loop need not reload them
+    // after each store (a float store might alias a captured float).
+    constexpr float b1 = 0.9f, b2 = 0.999f, lr = 1e-3f, eps = 1e-8f;
     FloatTensor p = filled(n, -1, 1, 1), m = filled(n, -0.1f, 0.1f, 2), v = filled(n, 0, 0.01f, 3),
                 g = filled(n, -1, 1, 4);
     float *P = p.data(), *M = m.data(), *V = v.data();

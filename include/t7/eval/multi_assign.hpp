@@ -37,6 +37,7 @@ struct MultiArgs {
     const Shape* shape;       // the common shape, not empty
     const void* const* exprs; // right side j's tree
     int device;
+    bool flat; // targets and leaves known contiguous of `shape` (the device need not look)
 };
 
 // One tensor named twice: the same object, or the same view of the same memory.
@@ -139,6 +140,32 @@ inline uint64_t multi_temporaries(const LeafRef* outs, size_t K, const LeafRef* 
     return mask;
 }
 
+// The common case, decided from the tables alone: every output and leaf
+// contiguous of `shape`, each leaf exactly an output or apart from every
+// output, the outputs apart from each other. No temporary, no loop plan.
+inline bool flat_and_separate(const LeafRef* outs, size_t K, const LeafRef* leaves, size_t L,
+                              const Shape& shape) {
+    const int64_t n = shape.numel();
+    auto hi = [n](const LeafRef& t) { return static_cast<const char*>(t.data) + n * t.elem_size; };
+    auto apart = [&](const LeafRef& a, const LeafRef& b) {
+        return hi(a) <= static_cast<const char*>(b.data) ||
+               hi(b) <= static_cast<const char*>(a.data);
+    };
+    for (size_t j = 0; j < K; ++j)
+        if (!is_contiguous(shape, *outs[j].strides)) return false;
+    for (size_t k = 0; k < L; ++k)
+        if (!(*leaves[k].sizes == shape) || !is_contiguous(shape, *leaves[k].strides)) return false;
+    for (size_t j = 0; j < K; ++j)
+        for (size_t k = j + 1; k < K; ++k)
+            if (!apart(outs[j], outs[k])) return false;
+    for (size_t k = 0; k < L; ++k)
+        for (size_t j = 0; j < K; ++j)
+            if (!(leaves[k].data == outs[j].data && leaves[k].type == outs[j].type) &&
+                !apart(leaves[k], outs[j]))
+                return false;
+    return true;
+}
+
 template <class A>
 using out_tensor_t = Tensor<typename A::value_type, typename A::device_type>;
 
@@ -183,6 +210,10 @@ void multi_assign(std::index_sequence<J...> seq, A&... a) {
             check_multi_devices(outs.data(), K, leaves.data(), L, &device_label<D>, outs[0].device);
     typename DeviceMemory<D>::Scope scope(device); // empty outputs and temporaries go there
     (check_divisors(a.expr), ...); // integer division by zero: before anything is written
+    const std::array<const void*, K> exprs{&a.expr...};
+    if (flat_and_separate(outs.data(), K, leaves.data(), L, *shape)) // (no empty output)
+        return MultiAssignEvaluator<D>::template run<A...>(
+            MultiArgs{outs.data(), leaves.data(), shape, exprs.data(), device, true});
 
     bool resize = false;
     for (const LeafRef& o : outs) resize = resize || o.sizes->empty();
@@ -201,9 +232,8 @@ void multi_assign(std::index_sequence<J...> seq, A&... a) {
                        : void()),
          ...);
     }
-    const std::array<const void*, K> exprs{&a.expr...};
     MultiAssignEvaluator<D>::template run<A...>(
-        MultiArgs{targets.data(), leaves.data(), shape, exprs.data(), device});
+        MultiArgs{targets.data(), leaves.data(), shape, exprs.data(), device, false});
     if (tmp) { // in argument order: a later output wins where outputs share elements
         ((tmp >> J & 1 ? Evaluator<D>::run_assign(a.out.tensor(), as_node(std::get<J>(temps)))
                        : void()),

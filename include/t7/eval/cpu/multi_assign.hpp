@@ -100,8 +100,9 @@ void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
     // Every operand contiguous of the common shape: one flat unit-stride run;
     // below the thread grain one kernel call, with no loop plan.
     bool flat = true;
-    for (size_t k = 0; k < K && flat; ++k) flat = is_contiguous(shape, *a.targets[k].strides);
-    for (size_t l = 0; l < L && flat; ++l)
+    for (size_t k = 0; k < K && flat && !a.flat; ++k)
+        flat = is_contiguous(shape, *a.targets[k].strides);
+    for (size_t l = 0; l < L && flat && !a.flat; ++l)
         flat = *a.leaves[l].sizes == shape && is_contiguous(shape, *a.leaves[l].strides);
     if (flat) {
         std::array<int64_t, N> ones;
