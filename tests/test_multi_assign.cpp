@@ -193,6 +193,20 @@ TEST_CASE("assign: outputs of different element types") {
     t7::IntTensor r(7);
     t7::assign(out(r) = x * 1.5f, out(y) = x);
     CHECK(values(r) == Values{-4, -3, -1, 0, 1, 3, 4});
+    // Packet widths differ (double beside float), Half computes in float: one scalar
+    // loop for all (37: not a multiple of any packet width).
+    t7::FloatTensor xs(37), ys(37);
+    fill_seq(xs, 0);
+    t7::DoubleTensor ds(37);
+    t7::Tensor<t7::Half> hs(37);
+    t7::assign(out(ds) = t7::cast<double>(xs) * 0.5, out(ys) = xs * 2.f, out(hs) = xs + 1.f);
+    t7::assign(out(hs) = hs * 2.f, out(xs) = xs - 1.f);
+    bool ok = true;
+    for (int64_t i = 0; i < 37; ++i) {
+        ok = ok && ds(i) == double(i) * 0.5 && ys(i) == 2.f * float(i);
+        ok = ok && t7::convert<float>(hs(i)) == 2.f * float(i + 1) && xs(i) == float(i) - 1;
+    }
+    CHECK(ok);
 }
 
 TEST_CASE("assign: non-contiguous outputs (transposed, narrowed, stepped)") {
