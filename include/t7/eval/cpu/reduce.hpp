@@ -238,25 +238,12 @@ void reduce_kernel(const void* expr, const void* const* in, const int64_t* strid
     a = reduce_run<R, E>(b, n, packets, a);
 }
 
+// The general path: blocks of reduce_block elements in loop order, each into
+// its own partial, merged in block order. Apart (not inlined) so that the
+// small tensors' path (drive_reduce_all) keeps a small stack frame.
 template <class R, class A, size_t N>
-A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kernel,
-                   const void* expr) {
-    const int64_t numel = shape.numel();
-    // Fast path: every leaf contiguous with the reduction's shape, below the
-    // thread grain: one kernel call over one unit-stride run.
-    bool flat = numel < iter::parallel_grain;
-    for (size_t k = 0; k < N && flat; ++k)
-        flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
-    if (flat) {
-        std::array<const void*, N> in;
-        std::array<int64_t, N> ones;
-        for (size_t k = 0; k < N; ++k) in[k] = leaves[k].data;
-        ones.fill(1);
-        A acc = R::template identity<A>();
-        kernel(expr, in.data(), ones.data(), numel, true, &acc);
-        return acc;
-    }
-
+[[gnu::noinline]] A drive_reduce_blocks(const Shape& shape, const LeafRef* leaves,
+                                        ReduceKernel kernel, const void* expr) {
     Operands<N> ops;
     for (size_t k = 0; k < N; ++k) {
         ops.base[k] = leaves[k].data;
@@ -267,7 +254,6 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
     const bool packets = unit_or_broadcast(L, 0);
     std::array<int64_t, N> inner;
     for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-    // Blocks of reduce_block elements in loop order, each into its own partial.
     const int64_t nb = (L.numel + reduce_block - 1) / reduce_block;
     BlockPartials<A> partial(nb);
     iter::parallel_split(nb, L.numel / iter::parallel_grain, [&](int64_t b0, int64_t b1, int64_t) {
@@ -287,6 +273,27 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
     A result = partial[0]; // one block: what the flat path gives
     for (int64_t blk = 1; blk < nb; ++blk) result = R::merge(result, partial[blk]);
     return result;
+}
+
+template <class R, class A, size_t N>
+A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kernel,
+                   const void* expr) {
+    const int64_t numel = shape.numel();
+    // Fast path: every leaf contiguous with the reduction's shape, below the
+    // thread grain: one kernel call over one unit-stride run.
+    bool flat = numel < iter::parallel_grain;
+    for (size_t k = 0; k < N && flat; ++k)
+        flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
+    if (flat) {
+        std::array<const void*, N> in;
+        std::array<int64_t, N> ones;
+        for (size_t k = 0; k < N; ++k) in[k] = leaves[k].data;
+        ones.fill(1);
+        A acc = R::template identity<A>();
+        kernel(expr, in.data(), ones.data(), numel, true, &acc);
+        return acc;
+    }
+    return drive_reduce_blocks<R, A, N>(shape, leaves, kernel, expr);
 }
 
 struct ReduceEvaluator {
