@@ -213,6 +213,7 @@ std::vector<Tensor<T>> dim_inputs() {
     r.push_back(spread<T>({700, 1600}, 23).narrow(1, 7, 1500)); // narrowed rows
     r.push_back(spread<T>({100003, 3}, 24));                    // tall and thin
     r.push_back(spread<T>({3, 100003}, 25));                    // short and wide (tiles)
+    r.push_back(spread<T>({200, 5000}, 29));                    // row blocks x tiles
     r.push_back(spread<T>({40, 30}, 26));                       // below the grain
     r.push_back(spread<T>({64, 129, 130}, 27));                 // 3-D
     r.push_back(spread<T>({130, 129, 64}, 28).transpose(0, 2)); // 3-D, permuted

@@ -81,8 +81,10 @@ public:
 // outputs (the kept positions, in loop order): items are (row block, tile)
 // pairs. Tiles cut the kept positions into pieces of at most `max_tile` (the
 // row stage's width, so every run stages whatever the thread count); row
-// blocks hold enough rows for a thread's worth of work, at least two blocks
-// when R allows (two threads), and at most `budget` bytes of partial rows.
+// blocks hold enough rows for a thread's worth of work, up to 512 rows but at
+// least two blocks when R allows (two threads), and at most `budget` bytes of
+// partial rows. (Fewer, longer blocks are faster: 512-row blocks cost about 1 %
+// on a 4096^2 float column sum at one thread, 256-row ones 3-5 %.)
 // Block 0 accumulates in the output itself, block b > 0 in partial row b - 1;
 // the rows merge into the output in block order.
 struct ColumnBlocks {
@@ -100,7 +102,7 @@ struct ColumnBlocks {
             std::clamp<int64_t>(budget / (m * int64_t(acc_size)), 1, int64_t(1) << 16);
         const int64_t enough = (iter::parallel_grain + tile - 1) / tile; // rows for one thread
         rb = std::max(
-            {enough, std::min<int64_t>(256, (R + 1) / 2), (R + max_blocks - 1) / max_blocks});
+            {enough, std::min<int64_t>(512, (R + 1) / 2), (R + max_blocks - 1) / max_blocks});
         rb = std::min(rb, R);
         nb = (R + rb - 1) / rb;
     }
