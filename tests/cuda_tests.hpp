@@ -1943,3 +1943,5 @@ TEST_CASE("cuda: sort on a second device, and device errors") {
 }
 
 } // namespace cuda_tests
+
+#include "cuda_tests_maths.hpp"

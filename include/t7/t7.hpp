@@ -31,6 +31,7 @@
 
 // ... and on CUDA tensors (the precompiled kernels of tensor7_cuda).
 #include "cuda/index_ops.hpp"
+#include "cuda/order_stats.hpp"
 
 // Maths: factories, random numbers, matrix products (on the CPU through Eigen,
 // on CUDA tensors through cuBLAS, from any translation unit), decompositions, statistics.

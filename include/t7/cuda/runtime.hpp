@@ -124,14 +124,21 @@ void scan(DType type, bool multiply, void* data, const Strided2& lines, int64_t 
 
 // The distributions of random_fill (math/distributions.hpp) and their parameters.
 enum class RandomKind : int8_t {
-    uniform,   // rng::Uniform: a + scale * u (a = param[0], scale = param[1])
-    normal,    // rng::Normal: mean = param[0], standard deviation = param[1]
-    bernoulli, // rng::Bernoulli: 1 with probability param[0]
-    word01     // rng::Word01: w / 2^32 (Double only)
+    uniform,     // rng::Uniform: a + scale * u (a = param[0], scale = param[1])
+    normal,      // rng::Normal: mean = param[0], standard deviation = param[1]
+    bernoulli,   // rng::Bernoulli: 1 with probability param[0]
+    word01,      // rng::Word01: w / 2^32 (Double only)
+    integer,     // rng::RandomInt: lo + [0, n) (lo = lo, n = n: integers, exact beyond 2^53)
+    exponential, // rng::Exponential: rate param[0]
+    cauchy,      // rng::Cauchy: median param[0], scale param[1]
+    lognormal,   // rng::LogNormal: mean param[0], stdv param[1] of the logarithm
+    geometric    // rng::Geometric: p = param[0]
 };
 struct RandomDraw {
     RandomKind kind = RandomKind::uniform;
     double param[2] = {0, 0};
+    int64_t lo = 0; // RandomInt's range
+    uint64_t n = 0;
     uint64_t seed = 0;  // the Philox key
     uint64_t block = 0; // the first Philox block of the draw (the generator's offset)
 };
