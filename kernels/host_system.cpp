@@ -6,6 +6,7 @@
 #error "kernels/host_system.cpp needs -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP (or _CPP)"
 #endif
 
+#include "conv.cu"
 #include "copy.cu"
 #include "gemm.cu"
 #include "index.cu"

@@ -418,4 +418,73 @@ TEST_CASE("cuda: histc of NaN and infinities") {
 }
 #endif
 
+#if defined(T7_CUDA_TESTS_CPU_OPS) // math/conv.hpp needs the CPU evaluator
+// ---- convolutions -------------------------------------------------------------------------
+
+// Equal sizes, values within tol relative to max(1, |CPU value|).
+template <class T>
+void check_conv(const DevT<T>& g, const HostT<T>& h, double tol) {
+    REQUIRE(g.sizes() == h.sizes());
+    check_same(values(g), values(h), tol);
+}
+
+TEST_CASE_TEMPLATE("cuda: conv2, xcorr2, conv3, xcorr3 equal the CPU's", T, float, double, int32_t,
+                   int16_t) {
+    const double tol = std::is_same_v<T, float> ? 1e-5 : std::is_same_v<T, double> ? 1e-12 : 0;
+    auto f = [](int64_t i) { return double((i * 7) % 11) - 5; };
+    auto g = [](int64_t i) { return double((i * 5) % 7) - 3; };
+    // 2-D forms: one map; p maps plane by plane; q maps summing over p planes (many: the
+    // CPU's matrix-product path); inputs transposed or narrowed.
+    const HostT<T> x2 = host<T>({9, 11}, f), k2 = host<T>({3, 4}, g);
+    const HostT<T> xp = host<T>({3, 8, 7}, f), kp = host<T>({3, 2, 3}, g);
+    const HostT<T> kq = host<T>({5, 3, 3, 2}, g);
+    for (char mode : {'V', 'F'}) {
+        CAPTURE(mode);
+        check_conv(t7::conv2(x2.cuda(), k2.cuda(), mode), t7::conv2(x2, k2, mode), tol);
+        check_conv(t7::xcorr2(x2.cuda(), k2.cuda(), mode), t7::xcorr2(x2, k2, mode), tol);
+        check_conv(t7::conv2(x2.cuda().t(), k2.cuda().t(), mode), t7::conv2(x2.t(), k2.t(), mode),
+                   tol);
+        check_conv(t7::xcorr2(xp.cuda(), kp.cuda(), mode), t7::xcorr2(xp, kp, mode), tol);
+        check_conv(t7::conv2(xp.cuda().narrow(2, 1, 5), kp.cuda(), mode),
+                   t7::conv2(xp.narrow(2, 1, 5), kp, mode), tol);
+        check_conv(t7::conv2(xp.cuda(), kq.cuda(), mode), t7::conv2(xp, kq, mode), tol);
+        check_conv(t7::xcorr2(xp.cuda(), kq.cuda(), mode), t7::xcorr2(xp, kq, mode), tol);
+    }
+    // 3-D forms
+    const HostT<T> x3 = host<T>({5, 6, 7}, f), k3 = host<T>({2, 3, 2}, g);
+    const HostT<T> x4 = host<T>({2, 4, 5, 6}, f), k4 = host<T>({2, 2, 2, 3}, g);
+    const HostT<T> k5 = host<T>({3, 2, 2, 2, 2}, g);
+    for (char mode : {'V', 'F'}) {
+        CAPTURE(mode);
+        check_conv(t7::conv3(x3.cuda(), k3.cuda(), mode), t7::conv3(x3, k3, mode), tol);
+        check_conv(t7::xcorr3(x3.cuda(), k3.cuda(), mode), t7::xcorr3(x3, k3, mode), tol);
+        check_conv(t7::conv3(x4.cuda(), k4.cuda(), mode), t7::conv3(x4, k4, mode), tol);
+        check_conv(t7::xcorr3(x4.cuda(), k5.cuda(), mode), t7::xcorr3(x4, k5, mode), tol);
+    }
+}
+
+TEST_CASE("cuda: convolution hand-checked, and its errors are the CPU's") {
+    // [[1 2 3] [4 5 6]] by [[1 0] [0 -1]]: valid xcorr is a - (the element down-right)
+    const DevT<float> x = host<float>({2, 3}, [](int64_t i) { return double(i + 1); }).cuda();
+    const DevT<float> k = host<float>({2, 2}, [](int64_t i) {
+                              return i == 0 ? 1.0 : i == 3 ? -1.0 : 0.0;
+                          }).cuda();
+    check_values(t7::xcorr2(x, k), {1, 2}, {-4, -4});
+    check_values(t7::conv2(x, k), {1, 2}, {4, 4});
+    check_values(t7::xcorr2(x, k, 'F'), {3, 4}, {-1, -2, -3, 0, -4, -4, -4, 3, 0, 4, 5, 6});
+    const HostT<float> hx = x.cpu(), hk = k.cpu();
+    auto same_error = [](auto gpu, auto cpu) {
+        CHECK(error_of<t7::Error>(gpu) == error_of<t7::Error>(cpu));
+        CHECK(error_of<t7::Error>(gpu) != "(no exception)");
+    };
+    same_error([&] { t7::conv2(x, k, 'X'); }, [&] { t7::conv2(hx, hk, 'X'); });
+    same_error([&] { t7::conv2(k, x); }, [&] { t7::conv2(hk, hx); });
+    same_error([&] { t7::conv2(x.view(1, 2, 3), k); }, [&] { t7::conv2(hx.view(1, 2, 3), hk); });
+    same_error([&] { t7::conv3(x, k); }, [&] { t7::conv3(hx, hk); });
+    CHECK_THROWS_AS(t7::conv2(x, k, 'X'), t7::Error);
+    CHECK_THROWS_AS(t7::conv2(k, x), t7::ShapeError);
+    if (two_devices()) CHECK_THROWS_AS(t7::conv2(x, k.cuda(1)), t7::DeviceError);
+}
+#endif
+
 } // namespace cuda_tests

@@ -148,6 +148,20 @@ struct RandomDraw {
 // CPU engine's (math/random.hpp) for the same seed and block. Every element type.
 void random_fill(void* dst, DType type, const RandomDraw& draw, const Strided2& s, int device);
 
+// ---- convolutions (kernels/conv.cu) -------------------------------------------------------
+// The geometry of a valid cross-correlation over a contiguous zero-padded input
+// (math/conv.hpp's ConvPlan): output maps x rows (depth x out_rows) x cols.
+struct ConvShape {
+    int64_t maps = 1, rows = 1, cols = 1, out_rows = 1;
+    int64_t taps = 1;                      // weights per map
+    int64_t plane = 0, slice = 0, row = 0; // input strides: plane, depth slice, row
+    bool sum = false;                      // every map reads all planes (taps span them)
+};
+// out[(m, r, c)] = sum_t w[m * taps + t] * in[base(m, r) + c + off[t]], in the CPU's
+// order of taps; out, in, w of `type` (not Half), off on the device.
+void conv_taps(DType type, void* out, const void* in, const void* w, const int64_t* off,
+               const ConvShape& s, int device);
+
 // ---- indexed, masked and sorting operations (kernels/index.cu, kernels/sort.cu) ----------
 // Iteration spaces marked "in layout order" are planned without reordering
 // dimensions, so that linear index i is the i-th element in row-major order.
