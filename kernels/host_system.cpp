@@ -9,6 +9,7 @@
 #include "conv.cu"
 #include "copy.cu"
 #include "gemm.cu"
+#include "histc.cu"
 #include "index.cu"
 #include "random.cu"
 #include "runtime.cu"

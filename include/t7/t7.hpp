@@ -48,6 +48,7 @@
 
 // Random fills of CUDA tensors (the same values as the CPU's for a seed).
 #include "cuda/conv.hpp"
+#include "cuda/histc.hpp"
 #include "cuda/random.hpp"
 
 // Interop: Eigen maps both ways (tensors over outside memory and std::vector:

@@ -10,6 +10,7 @@
 #include "../tensor/copy.hpp"
 #include "../tensor/views.hpp"
 #include "factories.hpp"
+#include "histc_bin.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -51,19 +52,12 @@ bool finite_range(const T* p, int64_t n, double& lo, double& hi) {
     return lo <= hi;
 }
 
-// The bin of v, known to lie in [lo, hi] (finite): nbins equal bins, hi in the
-// last. Halved when hi - lo exceeds the largest double, so that the quotient
-// stays in [0, 1] and its conversion to an integer is defined.
-inline int64_t histc_bin(double v, double lo, double hi, int64_t nbins) {
-    double d = v - lo, w = hi - lo;
-    if (!std::isfinite(w)) d = v / 2 - lo / 2, w = hi / 2 - lo / 2;
-    const double t = w > 0 ? d / w * double(nbins) : 0; // w == 0: lo == hi == v
-    return std::min(int64_t(t), nbins - 1);
-}
-
 } // namespace detail
 
 namespace detail {
+// Reaches the CUDA histc (cuda/histc.hpp) by argument-dependent lookup.
+struct HistcTag {};
+
 // histc's nbins counts of p[0 .. n) into rp (every bin written), as T.
 template <class T>
 void histc_count(T* rp, const T* p, int64_t n, int64_t nbins, double lo, double hi) {
@@ -108,14 +102,7 @@ Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, do
     if (lo > hi) detail::fail<Error>("histc: min ", lo, " is greater than max ", hi);
     if (x.nElement() == 0) detail::fail<ShapeError>("histc: the tensor is empty");
     if constexpr (!std::is_same_v<D, CPU>) {
-        // CUDA: made contiguous on the device, counted on the host (one transfer of
-        // x), the counts sent back: the CPU's histogram exactly.
-        const typename DeviceMemory<D>::Scope scope(x.getDevice());
-        const Tensor<T, CPU> h = x.contiguous().cpu();
-        Tensor<T, CPU> counts(nbins);
-        detail::histc_count(counts.data(), h.data(), h.nElement(), nbins, lo, hi);
-        Tensor<T, D> r(nbins);
-        return r.copy(counts);
+        return op_histc(detail::HistcTag{}, x, nbins, lo, hi); // cuda/histc.hpp
     } else {
         const Tensor<T, D> c = x.contiguous();
         Tensor<T, D> r(nbins);
