@@ -11,6 +11,7 @@
 #include "gemm.cu"
 #include "histc.cu"
 #include "index.cu"
+#include "mode.cu"
 #include "random.cu"
 #include "runtime.cu"
 #include "scan.cu"

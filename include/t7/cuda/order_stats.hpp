@@ -2,13 +2,13 @@
 // generic t7::kthvalue / median / mode (ops/sort.hpp) reach for CUDA tensors.
 // Both stand on the device's stable sort (kernels/sort.cu), so ties resolve by
 // position exactly as on the CPU: the k-th smallest is entry k - 1 of the first
-// k of each sorted line; the mode's runs of equal values are counted on the
-// host over the sorted lines (one transfer of values and positions), the
-// winning value and position going back to the device. Host code only.
+// k of each sorted line; the mode's runs of equal values are walked by one
+// device thread per sorted line (kernels/mode.cu). Host code only.
 #pragma once
 
 #include "../ops/sort.hpp"
 #include "index_ops.hpp"
+#include "mode_kernel.hpp"
 
 #include <vector>
 
@@ -51,30 +51,13 @@ void op_mode(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int
     const int64_t n = x.size(dim), last = x.dim() - 1;
     ValuesIndices<T, CUDA> s;
     sort_gpu("mode", s, x, dim, n, false);
-    // Lines made rows (dim last, contiguous on the device), then brought over.
-    const Tensor<T, CPU> v = s.values.transpose(dim, last).contiguous().cpu();
-    const Tensor<int64_t, CPU> ix = s.indices.transpose(dim, last).contiguous().cpu();
-    const int64_t lines = x.nElement() / n;
-    const T* vp = v.data();
-    const int64_t* ip = ix.data();
-    Tensor<T, CPU> best_v(with_entry(x.sizes(), dim, 1));
-    Tensor<int64_t, CPU> best_i(best_v.sizes());
-    for (int64_t r = 0; r < lines; ++r) {
-        const T* line = vp + r * n;
-        int64_t best = 0, best_count = 0;
-        for (int64_t a = 0; a < n;) {
-            int64_t b = a + 1;
-            // equal sort keys, as on the CPU: NaN with NaN, -0 with +0
-            while (b < n && SortKey<T>::key(line[b]) == SortKey<T>::key(line[a])) ++b;
-            if (b - a > best_count) { // strictly more: the smallest value wins a tie
-                best_count = b - a;
-                best = b - 1; // its last position (positions ascend within a run)
-            }
-            a = b;
-        }
-        best_v.data()[r] = line[best];
-        best_i.data()[r] = ip[r * n + best];
-    }
+    // Lines made rows (dim last, contiguous), then one thread per row walks its runs.
+    const Tensor<T, CUDA> v = s.values.transpose(dim, last).contiguous();
+    const Tensor<int64_t, CUDA> ix = s.indices.transpose(dim, last).contiguous();
+    Tensor<T, CUDA> best_v(with_entry(x.sizes(), dim, 1)); // rows in row-major order
+    Tensor<int64_t, CUDA> best_i(best_v.sizes());
+    cuda::rt::mode_lines(dtype_of<T>(), v.data(), ix.data(), n > 0 ? x.nElement() / n : 0, n,
+                         best_v.data(), best_i.data(), x.getDevice());
     order_result("mode", out, x, dim);
     out.values.copy(best_v);
     out.indices.copy(best_i);
