@@ -6,9 +6,12 @@
 #error "kernels/host_system.cpp needs -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP (or _CPP)"
 #endif
 
+#include "conv.cu"
 #include "copy.cu"
 #include "gemm.cu"
+#include "histc.cu"
 #include "index.cu"
+#include "mode.cu"
 #include "random.cu"
 #include "runtime.cu"
 #include "scan.cu"

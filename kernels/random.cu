@@ -63,6 +63,16 @@ void random_as(void* dst, DType type, const RandomDraw& d, const Strided2& s) {
         return launch<T>(dst, rng::Normal<T>{d.param[0], d.param[1]}, d, s, "normal");
     case RandomKind::bernoulli:
         return launch<T>(dst, rng::Bernoulli<T>{d.param[0]}, d, s, "bernoulli");
+    case RandomKind::integer:
+        return launch<T>(dst, rng::RandomInt<T>{d.lo, d.n}, d, s, "random");
+    case RandomKind::exponential:
+        return launch<T>(dst, rng::Exponential<T>{d.param[0]}, d, s, "exponential");
+    case RandomKind::cauchy:
+        return launch<T>(dst, rng::Cauchy<T>{d.param[0], d.param[1]}, d, s, "cauchy");
+    case RandomKind::lognormal:
+        return launch<T>(dst, rng::LogNormal<T>{d.param[0], d.param[1]}, d, s, "logNormal");
+    case RandomKind::geometric:
+        return launch<T>(dst, rng::Geometric<T>{d.param[0]}, d, s, "geometric");
     case RandomKind::word01:
         if constexpr (std::is_same_v<T, double>)
             return launch<T>(dst, rng::Word01{}, d, s, "bernoulli");

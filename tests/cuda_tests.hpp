@@ -2050,3 +2050,5 @@ TEST_CASE("cuda: assign errors, before anything is written") {
 }
 
 } // namespace cuda_tests
+
+#include "cuda_tests_maths.hpp"

@@ -45,10 +45,13 @@
 
 #include "expr/inplace.hpp"
 #include "io/print.hpp"
+#include "math/factories.hpp"
+#include "math/matrix.hpp"
 
 #include "cuda/blas.hpp"
 #include "cuda/index_ops.hpp"
 #include "cuda/random.hpp"
 #include "cuda/runtime.hpp"
 #include "cuda/tensor.hpp"
+#include "ops/cat.hpp"
 #include "ops/members.hpp"

@@ -32,6 +32,7 @@
 
 // ... and on CUDA tensors (the precompiled kernels of tensor7_cuda).
 #include "cuda/index_ops.hpp"
+#include "cuda/order_stats.hpp"
 
 // Maths: factories, random numbers, matrix products (on the CPU through Eigen,
 // on CUDA tensors through cuBLAS, from any translation unit), decompositions, statistics.
@@ -47,6 +48,8 @@
 #include "math/stats.hpp"
 
 // Random fills of CUDA tensors (the same values as the CPU's for a seed).
+#include "cuda/conv.hpp"
+#include "cuda/histc.hpp"
 #include "cuda/random.hpp"
 
 // Interop: Eigen maps both ways (tensors over outside memory and std::vector:

@@ -35,6 +35,29 @@ template <class T>
 cuda::rt::RandomDraw erased_draw(const rng::Bernoulli<T>& f) {
     return {cuda::rt::RandomKind::bernoulli, {f.p, 0}};
 }
+template <class T>
+cuda::rt::RandomDraw erased_draw(const rng::RandomInt<T>& f) {
+    cuda::rt::RandomDraw d{cuda::rt::RandomKind::integer, {0, 0}};
+    d.lo = f.lo;
+    d.n = f.n;
+    return d;
+}
+template <class T>
+cuda::rt::RandomDraw erased_draw(const rng::Exponential<T>& f) {
+    return {cuda::rt::RandomKind::exponential, {f.lambda, 0}};
+}
+template <class T>
+cuda::rt::RandomDraw erased_draw(const rng::Cauchy<T>& f) {
+    return {cuda::rt::RandomKind::cauchy, {f.median, f.sigma}};
+}
+template <class T>
+cuda::rt::RandomDraw erased_draw(const rng::LogNormal<T>& f) {
+    return {cuda::rt::RandomKind::lognormal, {f.mean, f.stdv}};
+}
+template <class T>
+cuda::rt::RandomDraw erased_draw(const rng::Geometric<T>& f) {
+    return {cuda::rt::RandomKind::geometric, {f.p, 0}};
+}
 inline cuda::rt::RandomDraw erased_draw(const rng::Word01&) {
     return {cuda::rt::RandomKind::word01, {0, 0}};
 }

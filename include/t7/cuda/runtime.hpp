@@ -124,14 +124,21 @@ void scan(DType type, bool multiply, void* data, const Strided2& lines, int64_t 
 
 // The distributions of random_fill (math/distributions.hpp) and their parameters.
 enum class RandomKind : int8_t {
-    uniform,   // rng::Uniform: a + scale * u (a = param[0], scale = param[1])
-    normal,    // rng::Normal: mean = param[0], standard deviation = param[1]
-    bernoulli, // rng::Bernoulli: 1 with probability param[0]
-    word01     // rng::Word01: w / 2^32 (Double only)
+    uniform,     // rng::Uniform: a + scale * u (a = param[0], scale = param[1])
+    normal,      // rng::Normal: mean = param[0], standard deviation = param[1]
+    bernoulli,   // rng::Bernoulli: 1 with probability param[0]
+    word01,      // rng::Word01: w / 2^32 (Double only)
+    integer,     // rng::RandomInt: lo + [0, n) (lo = lo, n = n: integers, exact beyond 2^53)
+    exponential, // rng::Exponential: rate param[0]
+    cauchy,      // rng::Cauchy: median param[0], scale param[1]
+    lognormal,   // rng::LogNormal: mean param[0], stdv param[1] of the logarithm
+    geometric    // rng::Geometric: p = param[0]
 };
 struct RandomDraw {
     RandomKind kind = RandomKind::uniform;
     double param[2] = {0, 0};
+    int64_t lo = 0; // RandomInt's range
+    uint64_t n = 0;
     uint64_t seed = 0;  // the Philox key
     uint64_t block = 0; // the first Philox block of the draw (the generator's offset)
 };
@@ -140,6 +147,20 @@ struct RandomDraw {
 // planned in row-major order (not reordered by stride): the values equal the
 // CPU engine's (math/random.hpp) for the same seed and block. Every element type.
 void random_fill(void* dst, DType type, const RandomDraw& draw, const Strided2& s, int device);
+
+// ---- convolutions (kernels/conv.cu) -------------------------------------------------------
+// The geometry of a valid cross-correlation over a contiguous zero-padded input
+// (math/conv.hpp's ConvPlan): output maps x rows (depth x out_rows) x cols.
+struct ConvShape {
+    int64_t maps = 1, rows = 1, cols = 1, out_rows = 1;
+    int64_t taps = 1;                      // weights per map
+    int64_t plane = 0, slice = 0, row = 0; // input strides: plane, depth slice, row
+    bool sum = false;                      // every map reads all planes (taps span them)
+};
+// out[(m, r, c)] = sum_t w[m * taps + t] * in[base(m, r) + c + off[t]], in the CPU's
+// order of taps; out, in, w of `type` (not Half), off on the device.
+void conv_taps(DType type, void* out, const void* in, const void* w, const int64_t* off,
+               const ConvShape& s, int device);
 
 // ---- indexed, masked and sorting operations (kernels/index.cu, kernels/sort.cu) ----------
 // Iteration spaces marked "in layout order" are planned without reordering

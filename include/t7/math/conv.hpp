@@ -6,7 +6,8 @@
 //   x p x m x n, k p x ki x kj      -> p maps, plane i of x with plane i of k
 //   x p x m x n, k q x p x ki x kj  -> q maps, map o = sum over i of x[i] with k[o][i]
 // conv* flips the kernel (a true convolution), xcorr* does not. Inputs and
-// kernels may be any strided views; results are new contiguous tensors.
+// kernels may be any strided views; results are new contiguous tensors. CUDA
+// tensors: the same checks, then the device kernel of cuda/conv.hpp.
 // The arithmetic is in eval/cpu/conv.hpp.
 #pragma once
 
@@ -184,10 +185,11 @@ Tensor<T, CPU> conv_run(const ConvPlan& p, const Tensor<T, CPU>& x, const Tensor
 template <class T, class D>
 Tensor<T, D> conv_nd(const char* op, int64_t S, const Tensor<T, D>& x, const Tensor<T, D>& k,
                      char mode, bool flip) {
-    static_assert(std::is_same_v<D, CPU>, "t7 convolutions run on CPU tensors: copy CUDA "
-                                          "tensors to the host first");
     const ConvPlan p = conv_plan(op, S, x, k, mode);
-    return conv_run(p, x, k, flip);
+    if constexpr (std::is_same_v<D, CPU>)
+        return conv_run(p, x, k, flip);
+    else // found by argument-dependent lookup: cuda/conv.hpp
+        return op_conv(p, x, k, flip);
 }
 
 } // namespace detail

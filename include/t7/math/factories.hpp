@@ -5,6 +5,7 @@
 #include "../core/error.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/tensor.hpp"
+#include "../tensor/transfer.hpp"
 
 #include <cmath>
 #include <concepts>
@@ -42,14 +43,22 @@ Tensor<T, D> full(const Shape& sizes, double v) {
 }
 
 namespace detail {
-// A new 1-D tensor with element i = f(i), computed on the host.
+// A new 1-D tensor with element i = f(i), computed on the host. A GPU tensor
+// gets the host's values in one transfer (on the current device): the same
+// doubles, so range/linspace/logspace equal the CPU's bit for bit on every device
+// (std::pow on a GPU may differ from the host's in the last place).
 template <class T, class D, class F>
 Tensor<T, D> from_index(int64_t n, F&& f) {
-    static_assert(std::is_same_v<D, CPU>, "index factories on a GPU belong to the GPU backend");
-    Tensor<T, D> r(n);
+    Tensor<T, CPU> r(n);
     T* p = r.data();
     for (int64_t i = 0; i < n; ++i) p[i] = convert<T>(f(i));
-    return r;
+    if constexpr (std::is_same_v<D, CPU>) {
+        return r;
+    } else {
+        Tensor<T, D> g(n);
+        g.copy(r);
+        return g;
+    }
 }
 } // namespace detail
 

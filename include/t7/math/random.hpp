@@ -21,6 +21,7 @@
 #include "../iter/parallel.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/tensor.hpp"
+#include "../tensor/transfer.hpp"
 #include "distributions.hpp"
 #include "philox.hpp"
 
@@ -553,22 +554,29 @@ inline uint64_t below(const uint32_t* w, uint64_t n) {
 } // namespace detail
 
 // A random permutation of 0 .. n-1 (Fisher-Yates; step k uses words 2k, 2k+1).
+// CUDA: the same sequential shuffle on the host, with the same words of the
+// device's generator (so the CPU's permutation for a seed), then one transfer
+// to the current device.
 template <class D = CPU>
 Tensor<int64_t, D> randperm(Generator& gen, int64_t n) {
-    static_assert(std::is_same_v<D, CPU>, "randperm: the GPU version belongs to the GPU backend");
     if (n < 0) detail::fail<ShapeError>("randperm: n = ", n, " must not be negative");
     if (n == 0) return Tensor<int64_t, D>();
-    Tensor<int64_t, D> r(n);
+    Tensor<int64_t, CPU> r(n);
     int64_t* p = r.data();
     for (int64_t i = 0; i < n; ++i) p[i] = i;
-    const auto w = detail::RandomEngine<D>::draw_words(gen, 2 * (n - 1));
+    const auto w = detail::RandomEngine<CPU>::draw_words(gen, 2 * (n - 1));
     for (int64_t i = n - 1, k = 0; i > 0; --i, ++k)
         std::swap(p[i], p[int64_t(detail::below(&w[size_t(2 * k)], uint64_t(i + 1)))]);
-    return r;
+    if constexpr (std::is_same_v<D, CPU>) {
+        return r;
+    } else {
+        Tensor<int64_t, D> g(n);
+        return g.copy(r);
+    }
 }
 template <class D = CPU>
 Tensor<int64_t, D> randperm(int64_t n) {
-    return randperm<D>(defaultGenerator<D>(), n);
+    return randperm<D>(defaultGenerator<D>(DeviceMemory<D>::current_device()), n);
 }
 
 // n category indices (0-based) per row of p (1-D: one distribution; 2-D: one per
@@ -578,14 +586,17 @@ Tensor<int64_t, D> randperm(int64_t n) {
 template <class T, class D>
 Tensor<int64_t, D> multinomial(Generator& gen, const Tensor<T, D>& p, int64_t n,
                                bool replacement = false) {
-    static_assert(std::is_same_v<D, CPU>,
-                  "multinomial: the GPU version belongs to the GPU backend");
     if (p.dim() != 1 && p.dim() != 2)
         detail::fail<ShapeError>("multinomial: expected a 1-D or 2-D tensor of probabilities, got ",
                                  p.dim(), "-D of size ", p.sizes());
     if (n < 1) detail::fail<ShapeError>("multinomial: number of samples ", n, " must be positive");
-    const Tensor<double, D> w = p.dim() == 1 ? p.template to<double>().contiguous().view(1, -1)
-                                             : p.template to<double>().contiguous();
+    // CUDA: the weights converted on the device, then sampled on the host with the
+    // device generator's words (the CPU's samples for a seed), the result sent back.
+    const Tensor<double, CPU> w = [&] {
+        const Tensor<double, D> c = p.template to<double>().contiguous();
+        const Tensor<double, CPU> h = c.cpu();
+        return p.dim() == 1 ? h.view(1, -1) : h;
+    }();
     const int64_t rows = w.size(0), k = w.size(1);
     const double* wp = w.data();
     for (int64_t r = 0; r < rows; ++r) {
@@ -606,11 +617,11 @@ Tensor<int64_t, D> multinomial(Generator& gen, const Tensor<T, D>& p, int64_t n,
                                 " samples without replacement from row ", r, " with only ",
                                 positive, " categories of positive weight");
     }
-    Tensor<int64_t, D> out(rows, n); // checks rows * n; MemoryError when it cannot exist
+    Tensor<int64_t, CPU> out(rows, n); // checks rows * n; MemoryError when it cannot exist
     const int64_t count = detail::mul_size(2 * rows, n, "multinomial", "random words for ", rows,
                                            " rows of ", n, " samples");
     const auto words = detail::guard_alloc(
-        "multinomial", [&] { return detail::RandomEngine<D>::draw_words(gen, count); });
+        "multinomial", [&] { return detail::RandomEngine<CPU>::draw_words(gen, count); });
     int64_t* op = out.data();
     iter::parallel_for(rows, 1, [&](int64_t r0, int64_t r1, int64_t) {
         std::vector<double> cum(static_cast<size_t>(k)), weight(static_cast<size_t>(k));
@@ -633,11 +644,18 @@ Tensor<int64_t, D> multinomial(Generator& gen, const Tensor<T, D>& p, int64_t n,
             }
         }
     });
-    return p.dim() == 1 ? out.view(n) : out;
+    if constexpr (std::is_same_v<D, CPU>) {
+        return p.dim() == 1 ? out.view(n) : out;
+    } else {
+        const typename DeviceMemory<D>::Scope scope(p.getDevice());
+        Tensor<int64_t, D> g(out.sizes());
+        g.copy(out);
+        return p.dim() == 1 ? g.view(n) : g;
+    }
 }
 template <class T, class D>
 Tensor<int64_t, D> multinomial(const Tensor<T, D>& p, int64_t n, bool replacement = false) {
-    return multinomial(defaultGenerator<D>(), p, n, replacement);
+    return multinomial(defaultGenerator<D>(p.getDevice()), p, n, replacement);
 }
 
 // ---- Walker's alias method (Torch7's multinomialAliasSetup / multinomialAlias) --------

@@ -10,6 +10,7 @@
 #include "../tensor/copy.hpp"
 #include "../tensor/views.hpp"
 #include "factories.hpp"
+#include "histc_bin.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -51,38 +52,17 @@ bool finite_range(const T* p, int64_t n, double& lo, double& hi) {
     return lo <= hi;
 }
 
-// The bin of v, known to lie in [lo, hi] (finite): nbins equal bins, hi in the
-// last. Halved when hi - lo exceeds the largest double, so that the quotient
-// stays in [0, 1] and its conversion to an integer is defined.
-inline int64_t histc_bin(double v, double lo, double hi, int64_t nbins) {
-    double d = v - lo, w = hi - lo;
-    if (!std::isfinite(w)) d = v / 2 - lo / 2, w = hi / 2 - lo / 2;
-    const double t = w > 0 ? d / w * double(nbins) : 0; // w == 0: lo == hi == v
-    return std::min(int64_t(t), nbins - 1);
-}
-
 } // namespace detail
 
-// Histogram of x in nbins equal bins over [lo, hi]; lo == hi (the default) uses
-// the range of x's finite elements (Torch7 uses x's minimum and maximum; NaN or
-// an infinity there would make the bins meaningless), widened by 1 on each side
-// if it is a single value. As Torch7, only the elements inside [lo, hi] are
-// counted: never NaN, and never an infinity, since the bounds must be finite
-// (else Error). A value equal to hi falls in the last bin. Result: 1-D, x's
-// element type (all zeros when x has no finite element).
-template <class T, class D>
-Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, double hi = 0) {
-    static_assert(std::is_same_v<D, CPU>, "histc: the GPU version belongs to the GPU backend");
-    if (nbins < 1) detail::fail<ShapeError>("histc: number of bins ", nbins, " must be positive");
-    if (!std::isfinite(lo) || !std::isfinite(hi))
-        detail::fail<Error>("histc: the range [", lo, ", ", hi, "] is not finite");
-    if (lo > hi) detail::fail<Error>("histc: min ", lo, " is greater than max ", hi);
-    if (x.nElement() == 0) detail::fail<ShapeError>("histc: the tensor is empty");
-    const Tensor<T, D> c = x.contiguous();
-    const T* p = c.data();
-    const int64_t n = c.nElement();
-    Tensor<T, D> r = zeros<T, D>(nbins);
-    if (lo == hi && !detail::finite_range(p, n, lo, hi)) return r;
+namespace detail {
+// Reaches the CUDA histc (cuda/histc.hpp) by argument-dependent lookup.
+struct HistcTag {};
+
+// histc's nbins counts of p[0 .. n) into rp (every bin written), as T.
+template <class T>
+void histc_count(T* rp, const T* p, int64_t n, int64_t nbins, double lo, double hi) {
+    for (int64_t k = 0; k < nbins; ++k) rp[k] = convert<T>(0);
+    if (lo == hi && !detail::finite_range(p, n, lo, hi)) return;
     if (lo == hi) {
         lo -= 1;
         hi += 1;
@@ -99,13 +79,36 @@ Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, do
             if (v >= lo && v <= hi) ++h[detail::histc_bin(v, lo, hi, nbins)]; // false for NaN
         }
     });
-    T* rp = r.data();
     for (int64_t k = 0; k < nbins; ++k) {
         int64_t total = 0;
         for (const auto& h : parts) total += h[size_t(k)];
         rp[k] = convert<T>(total);
     }
-    return r;
+}
+} // namespace detail
+
+// Histogram of x in nbins equal bins over [lo, hi]; lo == hi (the default) uses
+// the range of x's finite elements (Torch7 uses x's minimum and maximum; NaN or
+// an infinity there would make the bins meaningless), widened by 1 on each side
+// if it is a single value. As Torch7, only the elements inside [lo, hi] are
+// counted: never NaN, and never an infinity, since the bounds must be finite
+// (else Error). A value equal to hi falls in the last bin. Result: 1-D, x's
+// element type (all zeros when x has no finite element).
+template <class T, class D>
+Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, double hi = 0) {
+    if (nbins < 1) detail::fail<ShapeError>("histc: number of bins ", nbins, " must be positive");
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        detail::fail<Error>("histc: the range [", lo, ", ", hi, "] is not finite");
+    if (lo > hi) detail::fail<Error>("histc: min ", lo, " is greater than max ", hi);
+    if (x.nElement() == 0) detail::fail<ShapeError>("histc: the tensor is empty");
+    if constexpr (!std::is_same_v<D, CPU>) {
+        return op_histc(detail::HistcTag{}, x, nbins, lo, hi); // cuda/histc.hpp
+    } else {
+        const Tensor<T, D> c = x.contiguous();
+        Tensor<T, D> r(nbins);
+        detail::histc_count(r.data(), c.data(), c.nElement(), nbins, lo, hi);
+        return r;
+    }
 }
 
 // Batched histc (Torch7's bhistc): one histogram of nbins equal bins per row of

@@ -7,13 +7,19 @@
 //                                    of the right size keeps its strides)
 //
 // Inputs may be any views (transposed, narrowed, expanded); each is assigned
-// into its narrow of the result by the expression engine. Empty inputs are
+// into its narrow of the result by the expression engine (CUDA tensors: copied
+// there on the device; every input on the result's GPU, else DeviceError). Empty inputs are
 // skipped, as in Torch7; an empty list (no tensors at all) is a ShapeError. All
 // non-empty inputs need the same number of dimensions and the same sizes except
 // along `dim` (ShapeError naming the input).
 #pragma once
 
-#include "common.hpp"
+// Not common.hpp: without the CPU evaluator, cat also serves nvcc translation
+// units (<t7/cuda.hpp>); a CPU instantiation finds Evaluator<CPU> where it is made.
+#include "../core/size_math.hpp"
+#include "../tensor/copy.hpp"
+#include "../tensor/views.hpp"
+#include "checks.hpp"
 
 #include <initializer_list>
 #include <vector>
@@ -24,7 +30,6 @@ namespace detail {
 
 template <class T, class D>
 Tensor<T, D>& cat_into(Tensor<T, D>& result, const Tensor<T, D>* in, size_t count, int64_t dim) {
-    require_cpu<D>();
     if (count == 0) fail<ShapeError>("cat: no tensors to join (an empty list)");
     // The first non-empty input fixes the rank and the other sizes.
     size_t first = 0;
@@ -47,6 +52,16 @@ Tensor<T, D>& cat_into(Tensor<T, D>& result, const Tensor<T, D>* in, size_t coun
                              d);
         total = add_size(total, t.size(d), "cat", "total size along dimension ", d);
     }
+    if constexpr (!std::is_same_v<D, CPU>) { // one GPU: copy() alone moves data across
+        for (size_t i = 0; i < count; ++i)
+            if (in[i].dim() > 0 && in[i].getDevice() != ref.getDevice())
+                fail<DeviceError>("cat: input ", i, " is on ", device_label<D>(in[i].getDevice()),
+                                  " but input ", first, " on ", device_label<D>(ref.getDevice()));
+        if (result.dim() > 0 && result.getDevice() != ref.getDevice())
+            fail<DeviceError>("cat: the result is on ", device_label<D>(result.getDevice()),
+                              " but the inputs on ", device_label<D>(ref.getDevice()));
+    }
+    const typename DeviceMemory<D>::Scope scope(ref.getDevice()); // the result goes there
     // Snapshot every input before anything is written (a handle copy first, as
     // `result` may be one of the inputs and is about to be resized).
     std::vector<Tensor<T, D>> parts(in, in + count);
@@ -59,7 +74,10 @@ Tensor<T, D>& cat_into(Tensor<T, D>& result, const Tensor<T, D>* in, size_t coun
     for (const auto& p : parts) {
         if (p.dim() == 0) continue;
         const Tensor<T, D> slot = result.narrow(d, off, p.size(d));
-        Evaluator<D>::run_assign(slot, as_node(p));
+        if constexpr (std::is_same_v<D, CPU>)
+            Evaluator<D>::run_assign(slot, as_node(p));
+        else // a device-to-device strided copy (the library's kernel): no evaluator needed
+            Tensor<T, D>(slot).copy(p);
         off += p.size(d);
     }
     return result;

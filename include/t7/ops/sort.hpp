@@ -374,15 +374,19 @@ ValuesIndices<T, D>& kth_into(ValuesIndices<T, D>& out, const Tensor<T, D>& x, i
     const int64_t n = x.size(dim);
     if (median) k = (n + 1) / 2;
     check_k(op, k, dim, n);
-    auto job = slice_job(op, out.values, out.indices, x, dim, 1);
-    const int64_t sx = job.x.stride(dim);
-    detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
-        auto& pr = scratch.pairs;
-        load_pairs<T>(src, sx, n, 0, pr);
-        const int64_t p = kth_pair(pr, k).second;
-        *v = src[p * sx];
-        *i = p;
-    });
+    if constexpr (!std::is_same_v<D, CPU>) { // cuda/order_stats.hpp
+        op_kth(ops_tag{}, out, x, k, dim, op);
+    } else {
+        auto job = slice_job(op, out.values, out.indices, x, dim, 1);
+        const int64_t sx = job.x.stride(dim);
+        detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
+            auto& pr = scratch.pairs;
+            load_pairs<T>(src, sx, n, 0, pr);
+            const int64_t p = kth_pair(pr, k).second;
+            *v = src[p * sx];
+            *i = p;
+        });
+    }
     return out;
 }
 } // namespace detail
@@ -429,27 +433,31 @@ void median(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const Tensor<T, D
 template <class T, class D>
 ValuesIndices<T, D>& mode(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64_t dim = -1) {
     dim = detail::slice_dim(x, dim, "mode");
-    const int64_t n = x.size(dim);
-    auto job = detail::slice_job("mode", out.values, out.indices, x, dim, 1);
-    const int64_t sx = job.x.stride(dim);
-    detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
-        auto& pr = scratch.pairs;
-        detail::load_pairs<T>(src, sx, n, 0, pr);
-        std::sort(pr.begin(), pr.end()); // by key, then position
-        int64_t best = 0, best_count = 0;
-        for (int64_t a = 0; a < n;) {
-            int64_t b = a + 1;
-            while (b < n && pr[size_t(b)].first == pr[size_t(a)].first) ++b;
-            if (b - a > best_count) { // strictly more: the smallest value wins a tie
-                best_count = b - a;
-                best = b - 1; // its last position
+    if constexpr (!std::is_same_v<D, CPU>) { // cuda/order_stats.hpp
+        op_mode(detail::ops_tag{}, out, x, dim);
+    } else {
+        const int64_t n = x.size(dim);
+        auto job = detail::slice_job("mode", out.values, out.indices, x, dim, 1);
+        const int64_t sx = job.x.stride(dim);
+        detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
+            auto& pr = scratch.pairs;
+            detail::load_pairs<T>(src, sx, n, 0, pr);
+            std::sort(pr.begin(), pr.end()); // by key, then position
+            int64_t best = 0, best_count = 0;
+            for (int64_t a = 0; a < n;) {
+                int64_t b = a + 1;
+                while (b < n && pr[size_t(b)].first == pr[size_t(a)].first) ++b;
+                if (b - a > best_count) { // strictly more: the smallest value wins a tie
+                    best_count = b - a;
+                    best = b - 1; // its last position
+                }
+                a = b;
             }
-            a = b;
-        }
-        const int64_t p = pr[size_t(best)].second;
-        *v = src[p * sx];
-        *i = p;
-    });
+            const int64_t p = pr[size_t(best)].second;
+            *v = src[p * sx];
+            *i = p;
+        });
+    }
     return out;
 }
 template <class T, class D>

@@ -67,11 +67,23 @@ void visit_layout([[maybe_unused]] const char* op, F& f, const Tensor<T>& self,
     });
 }
 
+// apply/map/map2 call a host callable serially, with state, in layout order: a
+// CUDA tensor's elements are not in host memory. Its fused (stateless, parallel)
+// alternative is an expression: x = t7::map(f, x, y) with a host-device functor.
+template <class D>
+constexpr void require_host_apply() {
+    static_assert(std::is_same_v<D, CPU>,
+                  "t7: apply/map/map2 run a host callable on CPU tensors; on CUDA tensors write "
+                  "x = t7::map(f, x, y, ...) with a __host__ __device__ functor (one fused "
+                  "kernel), or call apply on x.cpu() and copy back");
+}
+
 } // namespace detail
 
 template <class T, class D>
 template <class F>
 Tensor<T, D>& Tensor<T, D>::apply(F&& f) {
+    detail::require_host_apply<D>();
     detail::visit_layout("apply", f, *this);
     return *this;
 }
@@ -79,6 +91,7 @@ Tensor<T, D>& Tensor<T, D>::apply(F&& f) {
 template <class T, class D>
 template <class U, class F>
 Tensor<T, D>& Tensor<T, D>::map(const Tensor<U, D>& t, F&& f) {
+    detail::require_host_apply<D>();
     detail::visit_layout("map", f, *this, t);
     return *this;
 }
@@ -86,6 +99,7 @@ Tensor<T, D>& Tensor<T, D>::map(const Tensor<U, D>& t, F&& f) {
 template <class T, class D>
 template <class U, class V, class F>
 Tensor<T, D>& Tensor<T, D>::map2(const Tensor<U, D>& t1, const Tensor<V, D>& t2, F&& f) {
+    detail::require_host_apply<D>();
     detail::visit_layout("map2", f, *this, t1, t2);
     return *this;
 }
