@@ -76,54 +76,60 @@ double sig(double x) { return 1 / (1 + std::exp(-x)); }
 } // namespace
 
 TEST_CASE_TEMPLATE("mm_expr: y = sigmoid(mm(a, b) + bias), fused by panels", T, float, double) {
-    // (n, k, p): one row; below a panel; above one (panels of 256 KiB: 64 or 32
-    // rows of 520 columns), with a partial last panel.
+    // (n, k, p): one element; below a block; above one, with partial blocks
+    // (default blocks of 512 KiB: 372 x 352 floats or 256 x 256 doubles; then
+    // blocks of 4 KiB: 32 x 32 floats, 64 x 16 doubles).
     const int64_t dims[][3] = {{1, 1, 1}, {5, 7, 3}, {300, 40, 520}};
-    for (int threads : {1, 2})
-        for (const auto& d : dims) {
-            CAPTURE(threads);
-            CAPTURE(d[0]);
-            t7::setNumThreads(threads);
-            t7::manualSeed(3);
-            const int64_t n = d[0], k = d[1], p = d[2];
-            auto a = t7::randn<T>(n, k), b = t7::randn<T>(k, p), bias = t7::randn<T>(p);
-            std::vector<double> want = naive(a, b);
-            for (int64_t i = 0; i < n; ++i)
-                for (int64_t j = 0; j < p; ++j)
-                    want[size_t(i * p + j)] = sig(want[size_t(i * p + j)] + double(bias(j)));
+    const int64_t block_bytes = t7::cpu::product_panel_bytes;
+    for (int64_t bytes : {block_bytes, int64_t(4096)}) // default blocks; 32 x 32 floats
+        for (int threads : {1, 2})
+            for (const auto& d : dims) {
+                CAPTURE(threads);
+                CAPTURE(d[0]);
+                CAPTURE(bytes);
+                t7::cpu::product_panel_bytes = bytes;
+                t7::setNumThreads(threads);
+                t7::manualSeed(3);
+                const int64_t n = d[0], k = d[1], p = d[2];
+                auto a = t7::randn<T>(n, k), b = t7::randn<T>(k, p), bias = t7::randn<T>(p);
+                std::vector<double> want = naive(a, b);
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < p; ++j)
+                        want[size_t(i * p + j)] = sig(want[size_t(i * p + j)] + double(bias(j)));
 
-            t7::Tensor<T> y(n, p);
-            const T* where = y.data();
-            y = t7::sigmoid(t7::mm(a, b) + bias);
-            CHECK(y.data() == where);
-            check_close(values(y), want, tol<T>());
+                t7::Tensor<T> y(n, p);
+                const T* where = y.data();
+                y = t7::sigmoid(t7::mm(a, b) + bias);
+                CHECK(y.data() == where);
+                check_close(values(y), want, tol<T>());
 
-            // An empty destination is sized by the assignment.
-            t7::Tensor<T> fresh;
-            fresh = t7::sigmoid(t7::mm(a, b) + bias);
-            CHECK(fresh.sizes() == t7::Shape{n, p});
-            check_close(values(fresh), want, tol<T>());
+                // An empty destination is sized by the assignment.
+                t7::Tensor<T> fresh;
+                fresh = t7::sigmoid(t7::mm(a, b) + bias);
+                CHECK(fresh.sizes() == t7::Shape{n, p});
+                check_close(values(fresh), want, tol<T>());
 
-            // Non-contiguous operands (a transposed, b stepped) and destinations
-            // (a column slice, a transposed one).
-            auto at = t7::eval(a.t() * T(1)), bw = t7::randn<T>(k, 2 * p);
-            bw(t7::all, t7::slice(0, 2 * p, 2)) = b;
-            auto bs = bw(t7::all, t7::slice(0, 2 * p, 2));
-            t7::Tensor<T> wide(n, p + 3), ycm(p, n);
-            auto yn = wide.narrow(1, 1, p);
-            yn = t7::sigmoid(t7::mm(at.t(), bs) + bias);
-            check_close(values(t7::Tensor<T>(yn)), want, tol<T>());
-            auto yt = ycm.t();
-            yt = t7::sigmoid(t7::mm(at.t(), bs) + bias);
-            check_close(values(t7::Tensor<T>(yt)), want, tol<T>());
+                // Non-contiguous operands (a transposed, b stepped) and destinations
+                // (a column slice, a transposed one).
+                auto at = t7::eval(a.t() * T(1)), bw = t7::randn<T>(k, 2 * p);
+                bw(t7::all, t7::slice(0, 2 * p, 2)) = b;
+                auto bs = bw(t7::all, t7::slice(0, 2 * p, 2));
+                t7::Tensor<T> wide(n, p + 3), ycm(p, n);
+                auto yn = wide.narrow(1, 1, p);
+                yn = t7::sigmoid(t7::mm(at.t(), bs) + bias);
+                check_close(values(t7::Tensor<T>(yn)), want, tol<T>());
+                auto yt = ycm.t();
+                yt = t7::sigmoid(t7::mm(at.t(), bs) + bias);
+                check_close(values(t7::Tensor<T>(yt)), want, tol<T>());
 
-            // The product alone: one GEMM into y (contiguous, and a row-strided one).
-            y = t7::mm(a, b);
-            CHECK(y.data() == where);
-            check_close(values(y), naive(a, b), tol<T>());
-            yn = t7::mm(a, b);
-            check_close(values(t7::Tensor<T>(yn)), naive(a, b), tol<T>());
-        }
+                // The product alone: one GEMM into y (contiguous, and a row-strided one).
+                y = t7::mm(a, b);
+                CHECK(y.data() == where);
+                check_close(values(y), naive(a, b), tol<T>());
+                yn = t7::mm(a, b);
+                check_close(values(t7::Tensor<T>(yn)), naive(a, b), tol<T>());
+            }
+    t7::cpu::product_panel_bytes = block_bytes;
     t7::setNumThreads(1);
 }
 
@@ -260,7 +266,7 @@ TEST_CASE("mm_expr: the fused assignment allocates no product-sized block") {
     for (int threads : {1, 2}) {
         t7::setNumThreads(threads);
         t7::manualSeed(13);
-        const int64_t n = 512, k = 64; // a 1 MiB product; panels of 256 KiB
+        const int64_t n = 1024, k = 32; // a 4 MiB product; blocks of 512 KiB
         const size_t product_bytes = size_t(n * n) * sizeof(float);
         auto a = t7::randn<float>(n, k), b = t7::randn<float>(k, n), bias = t7::randn<float>(n);
         t7::FloatTensor y(n, n), p(n, n);

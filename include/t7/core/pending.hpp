@@ -18,9 +18,15 @@ struct PendingProducer {
     virtual ~PendingProducer() = default;
     // All the values, into data (rows x cols, contiguous), with the library's threads.
     virtual void fill(void* data) const = 0;
-    // Rows [r0, r1) into buf (row i at buf + (i - r0) * ld elements), on the
-    // calling thread only (it may be one of a parallel region's).
-    virtual void rows(int64_t r0, int64_t r1, void* buf, int64_t ld) const = 0;
+    // The block of rows [r0, r1) and columns [c0, c1) into buf (element (i, j)
+    // at buf + (i - r0) * ld + (j - c0)), on the calling thread only (it may be
+    // one of a parallel region's).
+    virtual void block(int64_t r0, int64_t r1, int64_t c0, int64_t c1, void* buf,
+                       int64_t ld) const = 0;
+    // Rows [r0, r1) of `cols` columns: a block of whole rows.
+    void rows(int64_t r0, int64_t r1, int64_t cols, void* buf, int64_t ld) const {
+        block(r0, r1, 0, cols, buf, ld);
+    }
     // True when the recipe reads memory in [lo, hi).
     virtual bool reads(const void* lo, const void* hi) const = 0;
 };

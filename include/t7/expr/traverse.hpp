@@ -86,18 +86,6 @@ template <class T, class D>
 LeafRef leaf_ref(const Tensor<T, D>& t) {
     return {t.data(), &t.sizes(), &t.strides(), &type_tag<T>, int(sizeof(T)), t.getDevice()};
 }
-template <class T, class D>
-const void* tensor_data(const void* t) {
-    return static_cast<const Tensor<T, D>*>(t)->data();
-}
-// The same, leaving a pending storage pending (for the CPU assignment only).
-template <class T, class D>
-LeafRef leaf_ref_lazy(const Tensor<T, D>& t) {
-    if (const detail::PendingProducer* p = t.storage().pending()) [[unlikely]]
-        return {nullptr, &t.sizes(), &t.strides(),      &type_tag<T>, int(sizeof(T)),
-                0,       p,          t.storageOffset(), &t,           &tensor_data<T, D>};
-    return leaf_ref(t);
-}
 
 // The leaves of e in depth-first order (the order evaluators number operands).
 template <class E>
@@ -108,7 +96,23 @@ std::array<LeafRef, size_t(E::leaves)> gather_leaves(const E& e) {
     return refs;
 }
 
-// The same, leaving pending products pending: the caller either consumes them
+namespace detail {
+
+// leaf_ref leaving a pending storage pending (for the CPU assignment only);
+// tensor_data is its way to materialise it later.
+template <class T, class D>
+const void* tensor_data(const void* t) {
+    return static_cast<const Tensor<T, D>*>(t)->data();
+}
+template <class T, class D>
+LeafRef leaf_ref_lazy(const Tensor<T, D>& t) {
+    if (const detail::PendingProducer* p = t.storage().pending()) [[unlikely]]
+        return {nullptr, &t.sizes(), &t.strides(),      &type_tag<T>, int(sizeof(T)),
+                0,       p,          t.storageOffset(), &t,           &tensor_data<T, D>};
+    return leaf_ref(t);
+}
+
+// gather_leaves leaving pending products pending: the caller either consumes them
 // (eval/cpu/product_blocks.hpp) or calls materialise_pending.
 template <class E>
 std::array<LeafRef, size_t(E::leaves)> gather_leaves_lazy(const E& e) {
@@ -129,8 +133,6 @@ inline void materialise_pending(LeafRef* leaves, size_t n) {
             leaves[k].pending = nullptr;
         }
 }
-
-namespace detail {
 
 // The broadcast shape of n leaves (empty for none, or for empty tensors only).
 // Throws ShapeError naming `op` and the shapes that do not broadcast: an empty

@@ -1,7 +1,7 @@
 // The recipe of a pending matrix product (core/pending.hpp): beta c + alpha a b
 // as mm and addmm return it on the CPU. It holds handles to its operands (and
-// c broadcast to the result's shape); rows() computes a panel of rows with one
-// GEMM on the calling thread, fill() the whole product.
+// c broadcast to the result's shape); block() computes a block of the product
+// with one GEMM on the calling thread, fill() the whole product.
 #pragma once
 
 #include "../core/pending.hpp"
@@ -24,33 +24,37 @@ public:
         : beta_(beta), alpha_(alpha), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
 
     void fill(void* data) const override {
-        Blas<D>::gemm(alpha_, whole(a_, 0, a_.size(0)), whole(b_, 0, b_.size(0)), beta_,
-                      out(data, 0, a_.size(0), b_.size(1)));
+        Blas<D>::gemm(alpha_, sub(a_, 0, a_.size(0), 0, a_.size(1)),
+                      sub(b_, 0, b_.size(0), 0, b_.size(1)), beta_,
+                      out(data, 0, a_.size(0), 0, b_.size(1), b_.size(1)));
     }
-    void rows(int64_t r0, int64_t r1, void* buf, int64_t ld) const override {
-        Blas<D>::gemm_unsynced(alpha_, whole(a_, r0, r1), whole(b_, 0, b_.size(0)), beta_,
-                               out(buf, r0, r1, ld));
+    void block(int64_t r0, int64_t r1, int64_t c0, int64_t c1, void* buf,
+               int64_t ld) const override {
+        Blas<D>::gemm_unsynced(alpha_, sub(a_, r0, r1, 0, a_.size(1)),
+                               sub(b_, 0, b_.size(0), c0, c1), beta_, out(buf, r0, r1, c0, c1, ld));
     }
     bool reads(const void* lo, const void* hi) const override {
         return touches(a_, lo, hi) || touches(b_, lo, hi) || (beta_ != T(0) && touches(c_, lo, hi));
     }
 
 private:
-    // Rows [r0, r1) of t as a matrix (the operands are materialised: data() is free).
-    static MatRef<const T> whole(const Tensor<T, D>& t, int64_t r0, int64_t r1) {
-        return {t.data() + r0 * t.stride(0), r1 - r0, t.size(1), t.stride(0), t.stride(1)};
+    // Rows [r0, r1) and columns [c0, c1) of t as a matrix (the operands are
+    // materialised: data() is free).
+    static MatRef<const T> sub(const Tensor<T, D>& t, int64_t r0, int64_t r1, int64_t c0,
+                               int64_t c1) {
+        return {t.data() + r0 * t.stride(0) + c0 * t.stride(1), r1 - r0, c1 - c0, t.stride(0),
+                t.stride(1)};
     }
-    // The destination rows, holding c's rows first when beta is not 0.
-    MatRef<T> out(void* buf, int64_t r0, int64_t r1, int64_t ld) const {
+    // The destination block, holding c's block first when beta is not 0.
+    MatRef<T> out(void* buf, int64_t r0, int64_t r1, int64_t c0, int64_t c1, int64_t ld) const {
         T* o = static_cast<T*>(buf);
-        const int64_t p = b_.size(1);
         if (beta_ != T(0)) {
             const T* c = c_.data();
             const int64_t s0 = c_.stride(0), s1 = c_.stride(1);
             for (int64_t i = r0; i < r1; ++i)
-                for (int64_t j = 0; j < p; ++j) o[(i - r0) * ld + j] = c[i * s0 + j * s1];
+                for (int64_t j = c0; j < c1; ++j) o[(i - r0) * ld + (j - c0)] = c[i * s0 + j * s1];
         }
-        return {o, r1 - r0, p, ld, 1};
+        return {o, r1 - r0, c1 - c0, ld, 1};
     }
     static bool touches(const Tensor<T, D>& t, const void* lo, const void* hi) {
         if (t.nElement() == 0) return false;
@@ -72,12 +76,18 @@ template <class T, class D>
 Tensor<T, D> pending_product(T beta, const Tensor<T, D>& c, T alpha, const Tensor<T, D>& a,
                              const Tensor<T, D>& b, const ProductScope& scope) {
     // Nested pending operands (mm(mm(a, b), c)) are materialised now: the
-    // recipe's rows() then only reads values, from any thread.
+    // recipe's block() then only reads values, from any thread.
     (void)a.data();
     (void)b.data();
     (void)c.data();
+    // An operand with no unit stride would be gathered by every panel's GEMM:
+    // once, now.
+    auto plain = [](const Tensor<T, D>& t) {
+        const bool ok = t.stride(0) == 1 || t.stride(1) == 1 || t.size(0) == 1 || t.size(1) == 1;
+        return ok ? t : t.contiguous();
+    };
     const Shape shape{a.size(0), b.size(1)};
-    auto recipe = std::make_unique<ProductRecipe<T, D>>(beta, c, alpha, a, b);
+    auto recipe = std::make_unique<ProductRecipe<T, D>>(beta, c, alpha, plain(a), plain(b));
     Tensor<T, D> r(Storage<T, D>::pending(shape.numel(), std::move(recipe)), 0, shape);
     scope.adopt(r.storage().share_block(), &Storage<T, D>::end_scope);
     return r;

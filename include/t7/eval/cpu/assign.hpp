@@ -200,7 +200,7 @@ struct AssignEvaluator {
     static void run_assign(const Tensor<T, CPU>& dst, const E& e, const LeafRef* leaves,
                            bool flat) {
         if (dst.dim() == 0) return;
-        if (has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
+        if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
             return drive_product_blocks<size_t(E::leaves) + 1>(
                 leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
         drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e,
