@@ -78,7 +78,7 @@ double sig(double x) { return 1 / (1 + std::exp(-x)); }
 TEST_CASE_TEMPLATE("mm_expr: y = sigmoid(mm(a, b) + bias), fused by panels", T, float, double) {
     // (n, k, p): one element; below a block; above one, with partial blocks
     // (default blocks of 512 KiB: 372 x 352 floats or 256 x 256 doubles; then
-    // blocks of 4 KiB: 32 x 32 floats, 64 x 16 doubles).
+    // blocks of 4 KiB: 32 x 32 floats, 32 x 16 doubles).
     const int64_t dims[][3] = {{1, 1, 1}, {5, 7, 3}, {300, 40, 520}};
     const int64_t block_bytes = t7::cpu::product_panel_bytes;
     for (int64_t bytes : {block_bytes, int64_t(4096)}) // default blocks; 32 x 32 floats
