@@ -105,15 +105,16 @@ public:
     }
     // ProductScope's hooks (core/pending.hpp): a counted reference to the block,
     // and its release, which materialises the values if another handle remains
-    // (and `materialise`) or drops the recipe unrun if none does.
+    // (and `compute`: not while an exception propagates) or drops the recipe
+    // unrun if none does.
     void* share_block() const {
         retain();
         return b_;
     }
-    static void end_scope(void* block, bool materialise) {
+    static void end_scope(void* block, bool compute) {
         Storage s;
         s.b_ = static_cast<Block*>(block); // adopts the scope's reference
-        if (s.use_count() > 1 && materialise) s.materialise();
+        if (compute && s.use_count() > 1 && s.pending()) s.materialise();
     }
     bool ownsStorage() const { return b_ ? b_->owns : true; }
     int device() const { return b_ ? b_->device : 0; }

@@ -259,9 +259,9 @@ namespace detail {
 // it (core/pending.hpp): CPU operands of a type Eigen multiplies, and a result
 // with elements.
 template <class T, class DC, class D, class DB>
-constexpr bool pending_products = std::is_same_v<D, CPU>&& std::is_same_v<DB, CPU>&&
-                                      std::is_same_v<DC, CPU>&& std::is_arithmetic_v<T> &&
-                                  !std::is_same_v<T, bool>;
+constexpr bool pending_products =
+    std::conjunction_v<std::is_same<D, CPU>, std::is_same<DB, CPU>, std::is_same<DC, CPU>,
+                       std::is_arithmetic<T>, std::negation<std::is_same<T, bool>>>;
 } // namespace detail
 
 // beta c + alpha a b (a: n x k, b: k x p, c broadcast to n x p; c is ignored when beta is 0).
