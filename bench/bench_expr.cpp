@@ -1,7 +1,8 @@
 // Expression-engine benchmarks (issue: fused lazy expression engine). For each
 // workload, in the same run: tensor7, a hand-written C++ loop over the same data
 // (the practical limit), the same expression in Eigen, and the copy bandwidth
-// (y = x). Ratios > 1 mean tensor7 is faster. Usage: bench_expr [reps]
+// (y = x). Ratios > 1 mean tensor7 is faster. Usage: bench_expr [reps [filter]]:
+// with a filter, only the rows whose name contains it run (e.g. "W7", "W8").
 #include "timing.hpp"
 
 #include <t7/t7.hpp>
@@ -26,6 +27,7 @@ namespace {
 
 int g_threads = 1;
 int g_reps = 5;
+const char* g_only = nullptr; // run only the rows whose name contains it
 
 // Runs body(begin, end) over [0, n) split across g_threads (the hand loops'
 // and Eigen's threading, matching tensor7's static split) when the work (in
@@ -53,7 +55,10 @@ struct Row {
 };
 std::vector<Row> rows;
 
+bool selected(const Row& r) { return !g_only || r.name.find(g_only) != std::string::npos; }
+
 void report(const Row& r) {
+    if (!selected(r)) return;
     double gbs = r.bytes / r.t7 / 1e9, copy_gbs = r.copy / 1e9;
     std::printf("%-28s n=%-9lld thr=%d  t7 %9.3f us  hand %9.3f us  eigen %9.3f us  "
                 "t7/hand %5.2fx  t7/eigen %5.2fx  %6.1f GB/s (%3.0f%% of copy)\n",
@@ -66,6 +71,7 @@ void report(const Row& r) {
 // rounds: a slow phase of a shared machine then hits all three alike.
 void time_row(Row& r, int64_t inner, std::function<void()> t7, std::function<void()> hand,
               std::function<void()> eigen) {
+    if (!selected(r)) return;
     const auto best = bench::race({t7, hand, eigen}, g_reps, inner);
     r.t7 = best[0], r.hand = best[1], r.eigen = best[2];
 }
@@ -313,6 +319,7 @@ void matrices(int64_t m) {
 
 int main(int argc, char** argv) {
     if (argc > 1) g_reps = std::max(1, std::atoi(argv[1]));
+    if (argc > 2) g_only = argv[2];
     std::printf("tensor7 expression benchmarks (best of %d; ratios = time(other) / time(t7))\n",
                 g_reps);
     for (int threads : {1, 2}) {

@@ -1966,4 +1966,111 @@ TEST_CASE("cuda: sort on a second device, and device errors") {
     CHECK(g1.index(0, DevT<int64_t>(1).fill(2).cuda(1)).getDevice() == 1);
 }
 
+// ---- several outputs in one pass (t7::assign) ----------------------------------------------
+
+TEST_CASE("cuda: assign, an Adam step in one pass equals the updates by hand") {
+    const float b1 = 0.9f, b2 = 0.999f, lr = 1e-3f, eps = 1e-8f;
+    for (int64_t n : {int64_t(1000), int64_t(100003)}) {
+        CAPTURE(n);
+        const HostT<float> hp = host<float>({n}, wave),
+                           hm = host<float>({n}, [](int64_t i) { return wave(i + 1) / 10; }),
+                           hv = host<float>({n}, [](int64_t i) { return std::fabs(wave(i + 2)); }),
+                           hg = host<float>({n}, [](int64_t i) { return wave(i + 3) * 2; });
+        DevT<float> p = hp.cuda(), m = hm.cuda(), v = hv.cuda(), g = hg.cuda();
+        t7::assign(t7::out(m) = b1 * m + (1 - b1) * g, t7::out(v) = b2 * v + (1 - b2) * g * g,
+                   t7::out(p) = p - lr * (b1 * m + (1 - b1) * g) /
+                                        (t7::sqrt(b2 * v + (1 - b2) * g * g) + eps));
+        std::vector<float> P, M, V;
+        for (int64_t i = 0; i < n; ++i) {
+            const float gi = at(hg, i);
+            M.push_back(b1 * at(hm, i) + (1 - b1) * gi);
+            V.push_back(b2 * at(hv, i) + (1 - b2) * gi * gi);
+            P.push_back(at(hp, i) - lr * M.back() / (std::sqrt(V.back()) + eps));
+        }
+        check_close(
+            m, [&](int64_t i) { return M[size_t(i)]; }, 1e-6);
+        check_close(
+            v, [&](int64_t i) { return V[size_t(i)]; }, 1e-6);
+        check_close(
+            p, [&](int64_t i) { return P[size_t(i)]; }, 1e-6);
+    }
+}
+
+TEST_CASE("cuda: assign reads old values, transposed overlap, broadcasting, types") {
+    // p's right side reads m, written by the first pair: it gets the old m.
+    DevT<double> m = host<double>({2, 3}, [](int64_t i) { return i + 1; }).cuda(),
+                 p = host<double>({2, 3}, [](int64_t i) { return i + 10; }).cuda(),
+                 g = host<double>({2, 3}, [](int64_t i) { return i + 100; }).cuda();
+    t7::assign(t7::out(m) = m * 2 + g, t7::out(p) = p - m);
+    check_exact(m, [](int64_t i) { return 2 * (i + 1) + i + 100; });
+    check_exact(p, [](int64_t) { return 9; });
+    // x.t() overlapping its output: a temporary; y reads the old x.
+    for (int64_t n : {3, 70}) {
+        const HostT<double> hx = host<double>({n, n}, [](int64_t i) { return i; });
+        DevT<double> x = hx.cuda(), y = host<double>({n, n}, [](int64_t) { return 0; }).cuda();
+        t7::assign(t7::out(x) = x.t() + 1, t7::out(y) = x * 2);
+        check_exact(x, [&](int64_t i) { return double((i % n) * n + i / n + 1); });
+        check_exact(y, [&](int64_t i) { return double(2 * i); });
+    }
+    // A row and a scalar-shaped tensor broadcast; a float and a uint8 output.
+    DevT<float> a = host<float>({2, 3}, [](int64_t i) { return i - 2.0; }).cuda(), f(2, 3);
+    DevT<float> row = host<float>({3}, [](int64_t i) { return i + 1; }).cuda();
+    DevT<float> s = host<float>({1}, [](int64_t) { return 100; }).cuda();
+    DevT<uint8_t> mask(2, 3);
+    t7::assign(t7::out(f) = a * row + s, t7::out(mask) = a > 0.f);
+    check_exact(f, [](int64_t i) { return (i - 2.0) * double(i % 3 + 1) + 100; });
+    check_exact(mask, [](int64_t i) { return i > 2 ? 1 : 0; });
+    // Non-contiguous outputs: a transposed one and a narrowed one (the strided path).
+    DevT<double> big = host<double>({4, 6}, [](int64_t) { return 0; }).cuda();
+    DevT<double> sq = host<double>({4, 4}, [](int64_t) { return 0; }).cuda();
+    const DevT<double> src = host<double>({4, 4}, [](int64_t i) { return i; }).cuda();
+    t7::assign(t7::out(sq.t()) = src, t7::out(big.narrow(1, 1, 4)) = src * 10);
+    check_exact(sq, [](int64_t i) { return double((i % 4) * 4 + i / 4); });
+    check_exact(big, [](int64_t i) {
+        const int64_t r = i / 6, c = i % 6;
+        return c >= 1 && c <= 4 ? double(10 * (r * 4 + c - 1)) : 0.0;
+    });
+    // An empty output is resized.
+    DevT<float> e;
+    t7::assign(t7::out(e) = a * 2, t7::out(a) = a + 1);
+    CHECK(e.sizes() == Shape{2, 3});
+    check_exact(e, [](int64_t i) { return (i - 2.0) * 2; });
+    check_exact(a, [](int64_t i) { return i - 1.0; });
+}
+
+TEST_CASE("cuda: assign errors, before anything is written") {
+    DevT<float> a = host<float>({2, 3}, wave).cuda(), b = host<float>({2, 3}, wave).cuda(),
+                c = host<float>({4}, wave).cuda();
+    const std::vector<double> a0 = values(a), b0 = values(b), c0 = values(c);
+    CHECK_THROWS_AS(t7::assign(t7::out(a) = a + 1, t7::out(c) = 5), t7::ShapeError);
+    CHECK_THROWS_AS(t7::assign(t7::out(a) = a + 1, t7::out(b) = b + c), t7::ShapeError);
+    CHECK_THROWS_AS(t7::assign(t7::out(a) = b, t7::out(a) = a), t7::Error);
+    DevT<float> e = host<float>({3}, wave).cuda().view({1, 3}).expand({2, 3});
+    CHECK_THROWS_AS(t7::assign(t7::out(a) = a + 1, t7::out(e) = b), t7::ShapeError);
+    DevT<int> i = host<int>({3}, [](int64_t k) { return k + 1; }).cuda(),
+              j = host<int>({3}, [](int64_t k) { return k; }).cuda();
+    CHECK_THROWS_AS(t7::assign(t7::out(i) = i + 1, t7::out(j) = i / j), t7::Error);
+    CHECK(values(i) == std::vector<double>{1, 2, 3});
+    // A CPU output beside a CUDA one.
+    HostT<float> h = host<float>({2, 3}, wave);
+    CHECK_THROWS_AS(t7::assign(t7::out(a) = a + 1, t7::out(h) = h * 2), t7::DeviceError);
+    CHECK(values(h) == values(host<float>({2, 3}, wave)));
+    CHECK(values(a) == a0);
+    CHECK(values(b) == b0);
+    CHECK(values(c) == c0);
+    if (two_devices()) {
+        DevT<float> a1 = a.cpu().cuda(1);
+        CHECK_THROWS_AS(t7::assign(t7::out(a) = a + 1, t7::out(a1) = a1 * 2), t7::DeviceError);
+        CHECK_THROWS_AS(t7::assign(t7::out(a) = a1 + 1, t7::out(b) = b * 2), t7::DeviceError);
+        CHECK(values(a) == a0);
+        CHECK(values(a1) == a0);
+        // Every operand on device 1: runs there.
+        DevT<float> b1 = b.cpu().cuda(1);
+        t7::assign(t7::out(a1) = a1 + b1, t7::out(b1) = a1);
+        CHECK(a1.getDevice() == 1);
+        check_close(a1, [&](int64_t k) { return a0[size_t(k)] + b0[size_t(k)]; });
+        check_close(b1, [&](int64_t k) { return a0[size_t(k)]; });
+    }
+}
+
 } // namespace cuda_tests

@@ -37,6 +37,7 @@
 
 #include "eval/assign.hpp"
 #include "eval/thrust/evaluator.hpp"
+#include "eval/thrust/multi_assign.hpp"
 #include "expr/reductions.hpp"
 
 #include "tensor/copy.hpp"

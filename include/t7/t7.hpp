@@ -10,6 +10,7 @@
 
 // Expressions on CUDA tensors are evaluated by the Thrust evaluator.
 #include "eval/thrust/evaluator.hpp"
+#include "eval/thrust/multi_assign.hpp"
 #include "tensor/transfer.hpp"
 
 // CUDA tensors (t7::cuda::FloatTensor, ...): created, copied and converted from

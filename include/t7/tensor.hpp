@@ -26,6 +26,8 @@
 
 #include "eval/assign.hpp"
 #include "eval/cpu/evaluator.hpp"
+#include "eval/cpu/multi_assign.hpp"
+#include "eval/multi_assign.hpp"
 #include "expr/reductions.hpp"
 
 #include "tensor/apply.hpp"

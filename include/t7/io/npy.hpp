@@ -49,6 +49,9 @@ struct Header {
 
 // A strict parser for the header's Python dict literal:
 //   {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+// (The readers are templates only so that programs that read no file do not
+// compile them.)
+template <class = void>
 class HeaderParser {
 public:
     HeaderParser(std::string_view text, size_t base, const std::string& name)
@@ -171,7 +174,8 @@ private:
     const std::string& name_;
 };
 
-inline Header read_header(std::string_view b, const std::string& name) {
+template <class = void>
+Header read_header(std::string_view b, const std::string& name) {
     auto fail_at = [&](size_t at, const auto&... a) -> void {
         fail<IOError>(name, ": byte ", at, ": ", a...);
     };
@@ -189,7 +193,7 @@ inline Header read_header(std::string_view b, const std::string& name) {
         fail_at(8, "truncated file: header of ", hlen, " bytes but only ", b.size() - start,
                 " are left");
     Header h;
-    HeaderParser(b.substr(start, size_t(hlen)), start, name).parse(h);
+    HeaderParser<>(b.substr(start, size_t(hlen)), start, name).parse(h);
     h.data_at = start + size_t(hlen);
     return h;
 }
@@ -223,7 +227,8 @@ constexpr Kind kind_of() {
 }
 
 // The dtype of a descr; IOError for descrs no tensor type holds.
-inline Dtype parse_descr(const std::string& d, const std::string& name, size_t at) {
+template <class = void>
+Dtype parse_descr(const std::string& d, const std::string& name, size_t at) {
     if (d.size() < 3 || (d[0] != '<' && d[0] != '>' && d[0] != '|' && d[0] != '='))
         fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d, "'");
     const std::string_view body = std::string_view(d).substr(1);
@@ -369,7 +374,8 @@ Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy") {
 // (obj.tensor<T>(); the type's name: obj.anyTensor()'s alternative): u1 i1 i2 i4
 // i8 f4 f8 as the matching tensor, bool as a ByteTensor, float16 as a
 // FloatTensor. IOError if malformed or of another dtype.
-inline Object fromNpyAny(std::string_view bytes, const std::string& name = "fromNpyAny") {
+template <class = void>
+Object fromNpyAny(std::string_view bytes, const std::string& name = "fromNpyAny") {
     using namespace detail::npy;
     const Header h = read_header(bytes, name);
     const Dtype dt = parse_descr(h.descr, name, kMagicLen);
@@ -405,7 +411,8 @@ Tensor<T> loadNpy(const std::string& path) {
 }
 
 // A .npy file's tensor in the type it holds, as a t7::Object (fromNpyAny).
-inline Object loadNpyAny(const std::string& path) {
+template <class = void>
+Object loadNpyAny(const std::string& path) {
     return fromNpyAny(detail::read_file(path, "loadNpyAny"), "loadNpyAny('" + path + "')");
 }
 

@@ -25,7 +25,8 @@
 namespace t7 {
 
 namespace detail::t7file {
-class Reader;
+template <class>
+class BasicReader;
 }
 
 // The seven Torch7 element types, in Torch7's order (Byte Char Short Int Long Float Double).
@@ -54,35 +55,39 @@ void for_each_torch_type(F&& f) {
 }
 } // namespace detail
 
-class Object {
+// A template only so that its code (tables, and a variant over the seven
+// tensor and storage types) is compiled in the programs that use it, not in
+// every one that includes <t7/t7.hpp>. Users name it t7::Object.
+template <class = void>
+class BasicObject {
 public:
     enum class Kind { Nil, Number, Boolean, String, Table, Tensor, Storage };
-    using Entry = std::pair<Object, Object>; // (key, value) of a table
+    using Entry = std::pair<BasicObject, BasicObject>; // (key, value) of a table
 
     // ---- construction --------------------------------------------------------------
-    Object() = default; // nil
+    BasicObject() = default; // nil
     template <Arithmetic N>
-    Object(N v) : node_(std::make_shared<Node>(double(v))) {}
+    BasicObject(N v) : node_(std::make_shared<Node>(double(v))) {}
     template <std::same_as<bool> B> // not from pointers or integers
-    Object(B b) : node_(std::make_shared<Node>(bool(b))) {}
-    Object(std::string s) : node_(std::make_shared<Node>(std::move(s))) {}
-    Object(const char* s) : Object(std::string(s)) {}
-    Object(std::string_view s) : Object(std::string(s)) {}
+    BasicObject(B b) : node_(std::make_shared<Node>(bool(b))) {}
+    BasicObject(std::string s) : node_(std::make_shared<Node>(std::move(s))) {}
+    BasicObject(const char* s) : BasicObject(std::string(s)) {}
+    BasicObject(std::string_view s) : BasicObject(std::string(s)) {}
     template <TorchElement T>
-    Object(Tensor<T> t) : node_(std::make_shared<Node>(AnyTensor(std::move(t)))) {}
+    BasicObject(Tensor<T> t) : node_(std::make_shared<Node>(AnyTensor(std::move(t)))) {}
     template <TorchElement T>
-    Object(Storage<T> s) : node_(std::make_shared<Node>(AnyStorage(std::move(s)))) {}
-    Object(AnyTensor t) : node_(std::make_shared<Node>(std::move(t))) {}
-    Object(AnyStorage s) : node_(std::make_shared<Node>(std::move(s))) {}
+    BasicObject(Storage<T> s) : node_(std::make_shared<Node>(AnyStorage(std::move(s)))) {}
+    BasicObject(AnyTensor t) : node_(std::make_shared<Node>(std::move(t))) {}
+    BasicObject(AnyStorage s) : node_(std::make_shared<Node>(std::move(s))) {}
 
     // A Lua table from (key, value) pairs: Object::table({{"a", x}, {1, 2.5}}).
     // A non-empty className makes it an instance of a Torch class (e.g. "nn.Linear"),
     // which Torch7 writes as the class name followed by the table of its fields.
-    static Object table(std::initializer_list<Entry> entries = {}) {
+    static BasicObject table(std::initializer_list<Entry> entries = {}) {
         return table(std::vector<Entry>(entries));
     }
-    static Object table(const std::vector<Entry>& entries, std::string className = {}) {
-        Object o;
+    static BasicObject table(const std::vector<Entry>& entries, std::string className = {}) {
+        BasicObject o;
         o.node_ = std::make_shared<Node>(Table{});
         o.table_ref().className = std::move(className);
         for (const auto& [k, v] : entries) o.set(k, v);
@@ -154,17 +159,17 @@ public:
     // Entries in the order they were set (the order in which they are written).
     const std::vector<Entry>& entries() const { return table_cref("entries").entries; }
     int64_t size() const { return int64_t(entries().size()); }
-    std::vector<Object> keys() const {
-        std::vector<Object> k;
+    std::vector<BasicObject> keys() const {
+        std::vector<BasicObject> k;
         for (const auto& e : entries()) k.push_back(e.first);
         return k;
     }
-    bool contains(const Object& key) const {
+    bool contains(const BasicObject& key) const {
         const Table& t = table_cref("contains");
         return key_ok(key) && t.index.count(key.key_rep());
     }
     // t.at("name") / t.at(1): IndexError if the key is absent.
-    const Object& at(const Object& key) const {
+    const BasicObject& at(const BasicObject& key) const {
         const Table& t = table_cref("at");
         if (key_ok(key)) {
             auto it = t.index.find(key.key_rep());
@@ -176,7 +181,7 @@ public:
     // t[key] = value, as in Lua: a nil value removes the key (the last entry then
     // takes its place in entries()). The key must be
     // neither nil nor NaN, and a table may not (transitively) contain itself.
-    Object& set(const Object& key, const Object& value) {
+    BasicObject& set(const BasicObject& key, const BasicObject& value) {
         table_cref("set");
         if (!key_ok(key))
             detail::fail<Error>("Object::set: a table key cannot be ", key.describe());
@@ -188,10 +193,10 @@ public:
 
     // ---- identity and equality ---------------------------------------------------------
     // The same object (one table, one tensor handle), as Lua's rawequal on tables.
-    bool sameAs(const Object& o) const { return node_ == o.node_; }
+    bool sameAs(const BasicObject& o) const { return node_ == o.node_; }
     const void* id() const { return node_.get(); }
     // Lua's ==: by value for nil, numbers, booleans and strings; by identity otherwise.
-    friend bool operator==(const Object& a, const Object& b) {
+    friend bool operator==(const BasicObject& a, const BasicObject& b) {
         if (a.kind() != b.kind()) return false;
         switch (a.kind()) {
         case Kind::Nil:
@@ -222,10 +227,11 @@ public:
     }
 
 private:
-    friend class detail::t7file::Reader;
+    template <class>
+    friend class detail::t7file::BasicReader;
 
     // set() without its checks (the reader never builds cycles).
-    Object& set_unchecked(const Object& key, const Object& value) {
+    BasicObject& set_unchecked(const BasicObject& key, const BasicObject& value) {
         Table& t = table_ref();
         auto rep = key.key_rep();
         auto it = t.index.find(rep);
@@ -288,7 +294,7 @@ private:
             auto* t = std::get_if<Table>(&value);
             if (!t) return;
             for (auto& [k, v] : t->entries)
-                for (Object* o : {&k, &v})
+                for (BasicObject* o : {&k, &v})
                     if (o->isTable()) {
                         held(*o, -1);
                         out.push_back(std::move(o->node_));
@@ -307,7 +313,7 @@ private:
     const Table& table_cref(const char* op) const { return get<Table>(op, "a table"); }
     Table& table_ref() { return const_cast<Table&>(table_cref("set")); }
 
-    static bool key_ok(const Object& k) {
+    static bool key_ok(const BasicObject& k) {
         return !k.isNil() && !(k.isNumber() && std::isnan(k.number()));
     }
     std::tuple<int, double, std::string, const void*> key_rep() const {
@@ -326,20 +332,20 @@ private:
     // to this table whose last step is a table entry holding this table: a table no
     // entry holds (the usual bottom-up build, a fresh table) needs no search, which
     // keeps building a chain of n tables O(n) rather than O(n^2).
-    bool would_cycle(const Object& o) const {
+    bool would_cycle(const BasicObject& o) const {
         if (!o.isTable()) return false;
         return o.sameAs(*this) || (node_->holders.load() > 0 && o.reaches(node_.get()));
     }
     // Counts an entry holding o (delta +1) or letting it go (-1), if o is a table.
-    static void held(const Object& o, int delta) {
+    static void held(const BasicObject& o, int delta) {
         if (o.isTable()) o.node_->holders += delta;
     }
     // Whether this table is, or holds (as key or value, at any depth), the table `target`.
     bool reaches(const void* target) const {
-        std::vector<const Object*> todo{this};
+        std::vector<const BasicObject*> todo{this};
         std::set<const void*> seen;
         while (!todo.empty()) {
-            const Object* o = todo.back();
+            const BasicObject* o = todo.back();
             todo.pop_back();
             if (!o->isTable() || !seen.insert(o->id()).second) continue;
             if (o->id() == target) return true;
@@ -353,5 +359,7 @@ private:
 
     std::shared_ptr<Node> node_;
 };
+
+using Object = BasicObject<>;
 
 } // namespace t7

@@ -21,9 +21,13 @@
 namespace t7 {
 namespace detail::t7file {
 
-class Reader {
+// A template only so that its code (a reader for every element type) is
+// compiled in the programs that read files, not in every one that includes
+// <t7/t7.hpp>; the entry points below are templates for the same reason.
+template <class = void>
+class BasicReader {
 public:
-    Reader(std::string_view bytes, Format fmt, std::string name)
+    BasicReader(std::string_view bytes, Format fmt, std::string name)
         : in_(bytes, fmt, std::move(name)) {}
 
     Object read_object() {
@@ -226,26 +230,30 @@ private:
 
 // Reads one object from the bytes of a Torch7 file (torch.deserialize). Without a
 // format, binary or ascii is told from the first bytes. `name` prefixes messages.
-inline Object deserialize(std::string_view bytes, Format fmt,
-                          const std::string& name = "deserialize") {
-    return detail::t7file::Reader(bytes, fmt, name).read_object();
+template <class = void>
+Object deserialize(std::string_view bytes, Format fmt, const std::string& name = "deserialize") {
+    return detail::t7file::BasicReader<>(bytes, fmt, name).read_object();
 }
-inline Object deserialize(std::string_view bytes, const std::string& name = "deserialize") {
+template <class = void>
+Object deserialize(std::string_view bytes, const std::string& name = "deserialize") {
     return deserialize(bytes, detail::t7file::detect_format(bytes), name);
 }
 
 // torch.deserializeFromStorage: the object whose bytes a ByteStorage holds (as
 // serializeToStorage gives them; binary unless told). Malformed bytes: IOError.
-inline Object deserializeFromStorage(const ByteStorage& s, Format fmt = Format::Binary) {
+template <class = void>
+Object deserializeFromStorage(const ByteStorage& s, Format fmt = Format::Binary) {
     const std::string_view bytes(reinterpret_cast<const char*>(s.data()), size_t(s.size()));
     return deserialize(bytes, fmt, "deserializeFromStorage");
 }
 
 // torch.load(path [, 'binary' | 'ascii']).
-inline Object loadObject(const std::string& path, Format fmt) {
+template <class = void>
+Object loadObject(const std::string& path, Format fmt) {
     return deserialize(detail::read_file(path, "loadObject"), fmt, "loadObject('" + path + "')");
 }
-inline Object loadObject(const std::string& path) {
+template <class = void>
+Object loadObject(const std::string& path) {
     std::string bytes = detail::read_file(path, "loadObject");
     return deserialize(bytes, "loadObject('" + path + "')");
 }

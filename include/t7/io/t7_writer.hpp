@@ -20,9 +20,12 @@
 namespace t7 {
 namespace detail::t7file {
 
-class Writer {
+// A template only so that its code is compiled where files are written (see
+// BasicReader).
+template <class = void>
+class BasicWriter {
 public:
-    explicit Writer(Format fmt) : out_(fmt) {}
+    explicit BasicWriter(Format fmt) : out_(fmt) {}
 
     void write_object(const Object& o) {
         switch (o.kind()) {
@@ -186,15 +189,17 @@ private:
 } // namespace detail::t7file
 
 // The bytes of a Torch7 file holding `o` (torch.serialize).
-inline std::string serialize(const Object& o, Format fmt = Format::Binary) {
-    detail::t7file::Writer w(fmt);
+template <class = void>
+std::string serialize(const Object& o, Format fmt = Format::Binary) {
+    detail::t7file::BasicWriter<> w(fmt);
     w.write_object(o);
     return w.take();
 }
 
 // torch.serializeToStorage: the bytes serialize() gives (those saveObject writes
 // to a file), in a ByteStorage.
-inline ByteStorage serializeToStorage(const Object& o, Format fmt = Format::Binary) {
+template <class = void>
+ByteStorage serializeToStorage(const Object& o, Format fmt = Format::Binary) {
     const std::string bytes = serialize(o, fmt);
     ByteStorage s(int64_t(bytes.size()));
     if (!bytes.empty()) std::memcpy(s.data(), bytes.data(), bytes.size());
@@ -202,7 +207,8 @@ inline ByteStorage serializeToStorage(const Object& o, Format fmt = Format::Bina
 }
 
 // torch.save(path, o [, 'binary' | 'ascii']).
-inline void saveObject(const std::string& path, const Object& o, Format fmt = Format::Binary) {
+template <class = void>
+void saveObject(const std::string& path, const Object& o, Format fmt = Format::Binary) {
     detail::write_file(path, serialize(o, fmt), "saveObject");
 }
 

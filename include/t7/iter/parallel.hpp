@@ -84,5 +84,19 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
     parallel_chunks(n, chunks, f);
 }
 
+// As parallel_for, with at most `chunks` chunks (and threads) over [0, n).
+// Reductions cut their work into blocks fixed by the shape (their rounding
+// must not depend on the thread count) and let threads take contiguous ranges
+// of whole blocks: n counts blocks, `chunks` how many threads the work is worth.
+template <class F>
+void parallel_split(int64_t n, int64_t chunks, F&& f) {
+    chunks = std::min<int64_t>({chunks, int64_t(getNumThreads()), n});
+    if (chunks <= 1) {
+        f(int64_t(0), n, int64_t(0));
+        return;
+    }
+    parallel_chunks(n, chunks, f);
+}
+
 } // namespace iter
 } // namespace t7

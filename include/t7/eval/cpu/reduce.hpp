@@ -6,10 +6,12 @@
 // the accumulator with stride 0 on the reduced dimension, so row reductions
 // reduce runs and column reductions combine whole rows element-wise (four at
 // a time in registers, into a row stage that stays in L1: see RowStage).
+// Results do not depend on the thread count: see reduce_blocks.hpp.
 #pragma once
 
 #include "../../expr/reducers.hpp"
 #include "assign.hpp"
+#include "reduce_blocks.hpp"
 
 #include <memory>
 
@@ -236,6 +238,43 @@ void reduce_kernel(const void* expr, const void* const* in, const int64_t* strid
     a = reduce_run<R, E>(b, n, packets, a);
 }
 
+// The general path: blocks of reduce_block elements in loop order, each into
+// its own partial, merged in block order. Apart (not inlined) so that the
+// small tensors' path (drive_reduce_all) keeps a small stack frame.
+template <class R, class A, size_t N>
+[[gnu::noinline]] A drive_reduce_blocks(const Shape& shape, const LeafRef* leaves,
+                                        ReduceKernel kernel, const void* expr) {
+    Operands<N> ops;
+    for (size_t k = 0; k < N; ++k) {
+        ops.base[k] = leaves[k].data;
+        detail::broadcast_strides_into(ops.strides[k], *leaves[k].sizes, *leaves[k].strides, shape);
+        ops.elem_size[k] = leaves[k].elem_size;
+    }
+    const iter::Loop<N> L = plan(shape, ops);
+    const bool packets = unit_or_broadcast(L, 0);
+    std::array<int64_t, N> inner;
+    for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+    const int64_t nb = (L.numel + reduce_block - 1) / reduce_block;
+    BlockPartials<A> partial(nb);
+    iter::parallel_split(nb, L.numel / iter::parallel_grain, [&](int64_t b0, int64_t b1, int64_t) {
+        std::array<const void*, N> ptr;
+        for (int64_t blk = b0; blk < b1; ++blk) {
+            A acc = R::template identity<A>();
+            const int64_t begin = blk * reduce_block;
+            const int64_t end = std::min(L.numel, begin + reduce_block);
+            iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+                for (size_t k = 0; k < N; ++k)
+                    ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+                kernel(expr, ptr.data(), inner.data(), n, packets, &acc);
+            });
+            partial[blk] = acc;
+        }
+    });
+    A result = partial[0]; // one block: what the flat path gives
+    for (int64_t blk = 1; blk < nb; ++blk) result = R::merge(result, partial[blk]);
+    return result;
+}
+
 template <class R, class A, size_t N>
 A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kernel,
                    const void* expr) {
@@ -254,33 +293,7 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
         kernel(expr, in.data(), ones.data(), numel, true, &acc);
         return acc;
     }
-
-    Operands<N> ops;
-    for (size_t k = 0; k < N; ++k) {
-        ops.base[k] = leaves[k].data;
-        detail::broadcast_strides_into(ops.strides[k], *leaves[k].sizes, *leaves[k].strides, shape);
-        ops.elem_size[k] = leaves[k].elem_size;
-    }
-    const iter::Loop<N> L = plan(shape, ops);
-    const bool packets = unit_or_broadcast(L, 0);
-    std::array<int64_t, N> inner;
-    for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-    const int threads = getNumThreads();
-    std::unique_ptr<A[]> partial(new A[size_t(threads)]);
-    std::fill(partial.get(), partial.get() + threads, R::template identity<A>());
-    iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t begin, int64_t end, int64_t c) {
-        A acc = R::template identity<A>();
-        std::array<const void*, N> ptr;
-        iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
-            for (size_t k = 0; k < N; ++k)
-                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-            kernel(expr, ptr.data(), inner.data(), n, packets, &acc);
-        });
-        partial[size_t(c)] = acc;
-    });
-    A result = R::template identity<A>();
-    for (int c = 0; c < threads; ++c) result = R::merge(result, partial[size_t(c)]);
-    return result;
+    return drive_reduce_blocks<R, A, N>(shape, leaves, kernel, expr);
 }
 
 struct ReduceEvaluator {
@@ -325,11 +338,15 @@ struct ReduceEvaluator {
         using Bound = decltype(bind<0>(e, std::declval<RunArgs>()));
         constexpr bool staged = packet_reducible<R, E> && std::is_default_constructible_v<Bound>;
 
-        auto walk = [&](A* out, int64_t begin, int64_t end) {
+        const int64_t outer = L.sizes[0];
+        const int64_t per_row = L.numel / outer; // elements per outermost index
+        // Folds rows [r0, r1) (outermost indices) x positions [j0, j1) of each
+        // row (in loop order) into out.
+        auto walk = [&](A* out, int64_t r0, int64_t r1, int64_t j0, int64_t j1) {
             std::array<const void*, N> ptr;
             [[maybe_unused]] std::conditional_t<staged, RowStage<R, V, A, Bound>, bool> stage(
                 all_unit);
-            iter::for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+            auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
                 for (size_t k = 1; k < N; ++k)
                     ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
                 const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
@@ -343,37 +360,52 @@ struct ReduceEvaluator {
                 if constexpr (staged)
                     if (packets && inner[0] == 1 && stage.add(out + off[0], b, n)) return;
                 accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
-            });
+            };
+            if (j0 == 0 && j1 == per_row)
+                iter::for_each_run(L, r0 * per_row, r1 * per_row, run);
+            else
+                for (int64_t r = r0; r < r1; ++r)
+                    iter::for_each_run(L, r * per_row + j0, r * per_row + j1, run);
             if constexpr (staged) stage.flush();
         };
 
-        const int64_t outer = L.sizes[0];
-        const int64_t per_outer = L.numel / outer;
-        if (L.strides[0][0] != 0 || L.numel < iter::parallel_grain || getNumThreads() == 1) {
-            // Chunks split the outermost dimension, which writes distinct outputs: no races.
-            iter::parallel_for(outer, std::max<int64_t>(1, iter::parallel_grain / per_outer),
-                               [&](int64_t b, int64_t end, int64_t) {
-                                   walk(acc.data(), b * per_outer, end * per_outer);
-                               });
-        } else {
-            // The outermost dimension is reduced: each chunk accumulates privately.
-            const int threads = getNumThreads();
-            const int64_t m = acc.nElement();
-            std::unique_ptr<A[]> priv(new A[size_t(m) * size_t(threads)]);
-            std::unique_ptr<bool[]> ran(new bool[size_t(threads)]());
-            iter::parallel_for(L.numel, iter::parallel_grain,
-                               [&](int64_t b, int64_t end, int64_t c) {
-                                   A* mine = priv.get() + c * m;
-                                   std::fill(mine, mine + m, R::template identity<A>());
-                                   walk(mine, b, end);
-                                   ran[size_t(c)] = true;
-                               });
-            A* out = acc.data();
-            for (int c = 0; c < threads; ++c)
-                if (ran[size_t(c)])
-                    for (int64_t i = 0; i < m; ++i)
-                        out[i] = R::merge(out[i], priv[size_t(c * m + i)]);
+        if (L.strides[0][0] != 0) {
+            // The outermost dimension is kept: chunks of it write distinct
+            // outputs, each reduced whole by one thread in loop order.
+            iter::parallel_for(
+                outer, std::max<int64_t>(1, iter::parallel_grain / per_row),
+                [&](int64_t b, int64_t end, int64_t) { walk(acc.data(), b, end, 0, per_row); });
+            return;
         }
+        // The outermost dimension is reduced (column sums): fixed row blocks
+        // and tiles (ColumnBlocks), partial rows merged in block order.
+        const ColumnBlocks cb(outer, per_row, sizeof(A));
+        PartialRows<A> rows(size_t((cb.nb - 1) * cb.m));
+        A* const out = acc.data();
+        A* const priv = rows.data();
+        if (cb.nt > 1 && cb.nb > 1)
+            std::fill(priv, priv + (cb.nb - 1) * cb.m, R::template identity<A>());
+        iter::parallel_split(cb.items(), L.numel / iter::parallel_grain,
+                             [&](int64_t i0, int64_t i1, int64_t) {
+                                 for (int64_t i = i0; i < i1; ++i) {
+                                     const int64_t blk = i / cb.nt, t = i % cb.nt;
+                                     A* dst = blk == 0 ? out : priv + (blk - 1) * cb.m;
+                                     if (blk > 0 && cb.nt == 1)
+                                         std::fill(dst, dst + cb.m, R::template identity<A>());
+                                     walk(dst, blk * cb.rb, std::min(cb.rows, (blk + 1) * cb.rb),
+                                          t * cb.tile, std::min(cb.m, (t + 1) * cb.tile));
+                                 }
+                             });
+        if (cb.nb == 1) return;
+        // Each output merges its partials in block order, whichever thread does it.
+        iter::parallel_for(cb.m, std::max<int64_t>(1, iter::parallel_grain / (cb.nb - 1)),
+                           [&](int64_t j0, int64_t j1, int64_t) {
+                               for (int64_t blk = 1; blk < cb.nb; ++blk) {
+                                   const A* p = priv + (blk - 1) * cb.m;
+                                   for (int64_t j = j0; j < j1; ++j)
+                                       out[j] = R::merge(out[j], p[j]);
+                               }
+                           });
     }
 
     // Along one dimension with positions (max/min with indices): operand 1 is a

@@ -12,7 +12,9 @@
 // 128, and a last pass writes the outputs through the output's strides.
 //
 // Only thrust::for_each: it runs on every Thrust system, results do not depend
-// on timing (fixed chunking and merge order), and nvcc compiles one small
+// on timing (fixed chunking and merge order; the chunking follows the shape
+// alone, not the device's size: the same input gives the same bits on every
+// run, as the CPU's reductions do for any thread count), and nvcc compiles one small
 // kernel per reduced tree. (CUB's DeviceReduce, behind thrust::transform_reduce,
 // instantiates four kernels of 10-20k PTX lines per tree: 87% of the test
 // program's PTX, and minutes of ptxas.)

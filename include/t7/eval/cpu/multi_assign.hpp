@@ -1,0 +1,186 @@
+// Several outputs in one pass on the CPU. Planned as one assignment is
+// (eval/cpu/assign.hpp), with operands 0..K-1 the outputs and K.. every right
+// side's leaves; the threads, tiling and packet choice are the same. Only the
+// innermost kernel (multi_kernel) is compiled per set of right sides: per
+// element (or packet) it computes every right side, then stores every output,
+// so a right side that reads an output with the output's own indexing sees
+// the old value.
+#pragma once
+
+#include "../multi_assign.hpp"
+#include "assign.hpp"
+
+#include <array>
+#include <tuple>
+#include <utility>
+
+namespace t7 {
+namespace cpu {
+
+// One inner run of the pass: n elements; output k at out[k] with stride
+// out_stride[k], leaf l read at in[l] with stride in_stride[l].
+struct MultiRun {
+    void* const* out;
+    const int64_t* out_stride;
+    const void* const* in;
+    const int64_t* in_stride;
+    int64_t n;
+    RunKind kind;
+};
+using MultiKernel = void (*)(const void* const* exprs, const MultiRun& run);
+
+template <class... T, class... B, size_t... J>
+T7_INLINE void multi_scalar_at(const std::tuple<T*...>& out, const int64_t* os,
+                               const std::tuple<B...>& b, int64_t i, std::index_sequence<J...>) {
+    const std::tuple<T...> v{convert<T>(scalar_at(std::get<J>(b), i))...}; // all, then stores
+    ((std::get<J>(out)[i * os[J]] = std::get<J>(v)), ...);
+}
+
+// No restrict on the outputs: they may be leaves too (read before written).
+// The packets of every right side are held in a tuple until stored (g++ warns
+// that a tuple of __m256 drops the type's alignment attribute: harmless here,
+// the tuple is a register-allocated local).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+#endif
+template <bool AllUnit, class... T, class... B, size_t... J>
+T7_INLINE void multi_packet_loop(const std::tuple<T*...>& out, const std::tuple<B...>& b, int64_t n,
+                                 std::index_sequence<J...> seq) {
+    constexpr int P = packet_size<std::tuple_element_t<0, std::tuple<T...>>>;
+    const int64_t ones[sizeof...(T)] = {(void(J), int64_t(1))...};
+    int64_t i = 0;
+    for (; i + P <= n; i += P) {
+        const std::tuple<packet_t<T>...> v{packet_at<AllUnit>(std::get<J>(b), i)...};
+        (ei::pstoreu(std::get<J>(out) + i, std::get<J>(v)), ...);
+    }
+    for (; i < n; ++i) multi_scalar_at(out, ones, b, i, seq);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+// Packets when every right side vectorises in its output's type, with one
+// packet width for all.
+template <class... A>
+inline constexpr bool multi_vectorizable_v =
+    (vectorizable_v<typename A::expr_type, typename A::value_type> && ...) &&
+    ((packet_size<typename A::value_type> ==
+      packet_size<typename std::tuple_element_t<0, std::tuple<A...>>::value_type>)&&...);
+
+template <class... A, size_t... J>
+T7_INLINE void multi_run(const void* const* exprs, const MultiRun& r,
+                         std::index_sequence<J...> seq) {
+    constexpr auto off = leaf_offsets<typename A::expr_type...>();
+    const std::tuple<bound_t<typename A::expr_type>...> b{
+        bind<0>(*static_cast<const typename A::expr_type*>(exprs[J]),
+                RunArgs{r.in + off[J], r.in_stride + off[J]})...};
+    const std::tuple<typename A::value_type*...> out{
+        static_cast<typename A::value_type*>(r.out[J])...};
+    if constexpr (multi_vectorizable_v<A...>) {
+        if (r.kind == RunKind::unit_packets) return multi_packet_loop<true>(out, b, r.n, seq);
+        if (r.kind == RunKind::packets) return multi_packet_loop<false>(out, b, r.n, seq);
+    }
+    for (int64_t i = 0; i < r.n; ++i) multi_scalar_at(out, r.out_stride, b, i, seq);
+}
+
+// The only part compiled per set of right sides (A: their OutputAssignment types).
+template <class... A>
+void multi_kernel(const void* const* exprs, const MultiRun& r) {
+    multi_run<A...>(exprs, r, std::index_sequence_for<A...>{});
+}
+
+// K outputs, N - K leaves; compiled once per pair of counts.
+template <size_t K, size_t N>
+void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
+    constexpr size_t L = N - K;
+    constexpr size_t LA = L > 0 ? L : 1;
+    const Shape& shape = *a.shape;
+
+    // Every operand contiguous of the common shape: one flat unit-stride run;
+    // below the thread grain one kernel call, with no loop plan.
+    bool flat = true;
+    for (size_t k = 0; k < K && flat && !a.flat; ++k)
+        flat = is_contiguous(shape, *a.targets[k].strides);
+    for (size_t l = 0; l < L && flat && !a.flat; ++l)
+        flat = *a.leaves[l].sizes == shape && is_contiguous(shape, *a.leaves[l].strides);
+    if (flat) {
+        std::array<int64_t, N> ones;
+        ones.fill(1);
+        auto range = [&](int64_t begin, int64_t end) {
+            std::array<void*, K> o;
+            std::array<const void*, LA> i{};
+            for (size_t k = 0; k < K; ++k)
+                o[k] = static_cast<char*>(const_cast<void*>(a.targets[k].data)) +
+                       begin * a.targets[k].elem_size;
+            for (size_t l = 0; l < L; ++l)
+                i[l] = static_cast<const char*>(a.leaves[l].data) + begin * a.leaves[l].elem_size;
+            kernel(a.exprs, MultiRun{o.data(), ones.data(), i.data(), ones.data() + K, end - begin,
+                                     RunKind::unit_packets});
+        };
+        const int64_t numel = shape.numel();
+        if (numel < iter::parallel_grain)
+            range(0, numel);
+        else
+            iter::parallel_for(numel, iter::parallel_grain,
+                               [&](int64_t b, int64_t e, int64_t) { range(b, e); });
+        return;
+    }
+
+    Operands<N> ops;
+    for (size_t k = 0; k < K; ++k) {
+        ops.base[k] = a.targets[k].data;
+        ops.strides[k] = *a.targets[k].strides;
+        ops.elem_size[k] = a.targets[k].elem_size;
+    }
+    for (size_t l = 0; l < L; ++l) {
+        ops.base[K + l] = a.leaves[l].data;
+        detail::broadcast_strides_into(ops.strides[K + l], *a.leaves[l].sizes, *a.leaves[l].strides,
+                                       shape);
+        ops.elem_size[K + l] = a.leaves[l].elem_size;
+    }
+    const iter::Loop<N> Lp = plan(shape, ops);
+    bool unit_out = true;
+    for (size_t k = 0; k < K; ++k) unit_out = unit_out && Lp.inner_stride(k) == 1;
+    const RunKind kind = run_kind(Lp, K, unit_out);
+    std::array<int64_t, N> inner;
+    for (size_t k = 0; k < N; ++k) inner[k] = Lp.inner_stride(k);
+
+    auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
+        std::array<void*, K> o;
+        std::array<const void*, LA> i{};
+        for (size_t k = 0; k < K; ++k)
+            o[k] = static_cast<char*>(const_cast<void*>(ops.base[k])) + off[k] * ops.elem_size[k];
+        for (size_t l = 0; l < L; ++l)
+            i[l] = static_cast<const char*>(ops.base[K + l]) + off[K + l] * ops.elem_size[K + l];
+        kernel(a.exprs, MultiRun{o.data(), inner.data(), i.data(), inner.data() + K, n, kind});
+    };
+    if (iter::wants_tiling(Lp)) {
+        const int64_t units = iter::tile_units(Lp);
+        const int64_t grain =
+            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
+        iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
+            iter::for_each_tiled_run(Lp, b, end, run);
+        });
+    } else {
+        iter::parallel_for(Lp.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+            iter::for_each_run(Lp, b, end, run);
+        });
+    }
+}
+
+} // namespace cpu
+
+template <>
+struct MultiAssignEvaluator<CPU> {
+    // The targets have the common shape; leaves broadcast to it and alias no
+    // target harmfully (eval/multi_assign.hpp decided).
+    template <class... A>
+    static void run(const detail::MultiArgs& a) {
+        constexpr size_t K = sizeof...(A);
+        constexpr size_t L = (size_t(A::expr_type::leaves) + ... + 0);
+        cpu::drive_multi<K, K + L>(a, &cpu::multi_kernel<A...>);
+    }
+};
+
+} // namespace t7

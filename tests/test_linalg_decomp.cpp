@@ -1,0 +1,160 @@
+// Linear algebra (issue 6), decompositions: gesv inverse potrf potrs potri qr gels
+// against hand-computed values and their invariants; every error. svd, symeig and
+// eig: test_linalg_eig.cpp.
+#include "linalg_util.hpp"
+
+#include <algorithm>
+#include <string>
+
+using namespace linalg_util;
+
+// ---- decompositions -------------------------------------------------------------------
+
+TEST_CASE("gesv: values, several right-hand sides, the LU factors") {
+    auto A = t7::tensor<double>({{2, 1}, {1, 3}});
+    auto r = t7::gesv(t7::tensor<double>({3, 5}), A);
+    check_close(values(r.solution), {0.8, 1.4});
+    CHECK(r.solution.isSize({2}));
+    auto r2 = t7::gesv(t7::tensor<double>({{3, 1}, {5, 0}}), A);
+    CHECK(r2.solution.isSize({2, 2}));
+    check_close(values(r2.solution), {0.8, 0.6, 1.4, -0.2});
+
+    // P A = L U: the rows of L U are A's rows, permuted
+    t7::manualSeed(5);
+    auto M = well_conditioned<double>(6);
+    auto lu = t7::gesv(t7::eye<double>(6), M).lu;
+    auto L = t7::eval(t7::tril(lu, -1) + t7::eye<double>(6)), U = t7::triu(lu);
+    auto LU = t7::mm(L, U);
+    for (int64_t i = 0; i < 6; ++i) {
+        bool found = false;
+        for (int64_t j = 0; j < 6; ++j) found = found || max_diff(LU[i], M[j]) < 1e-12;
+        CHECK(found);
+    }
+    // A X = B on a larger system, through a transposed A
+    auto big = well_conditioned<float>(40), B = random_matrix<float>(40, 3);
+    auto X = t7::gesv(B, big.t()).solution;
+    CHECK(max_diff(t7::mm(big.t(), X), B) < 1e-4);
+}
+
+TEST_CASE("gesv and inverse reject singular matrices") {
+    auto S = t7::tensor<double>({{1, 2}, {2, 4}});
+    auto msg = message_of<t7::Error>([&] { t7::gesv(t7::tensor<double>({1, 2}), S); });
+    CHECK(msg.find("gesv") != std::string::npos);
+    CHECK(msg.find("singular") != std::string::npos);
+    CHECK(msg.find("2x2") != std::string::npos);
+    CHECK_THROWS_AS(t7::inverse(S), t7::Error);
+    CHECK_THROWS_AS(t7::inverse(t7::zeros<float>(3, 3)), t7::Error);
+    // singular to working precision: rank 2 in exact arithmetic, not exactly zero pivots
+    auto R = t7::tensor<float>({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}});
+    CHECK_THROWS_AS(t7::inverse(R), t7::Error);
+    CHECK_THROWS_AS(t7::inverse(t7::tensor<double>({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}})), t7::Error);
+    CHECK_THROWS_AS(t7::inverse(t7::tensor<double>({{1, NAN}, {0, 1}})), t7::Error);
+
+    msg = message_of<t7::ShapeError>([] { t7::inverse(t7::zeros<double>(2, 3)); });
+    CHECK(msg.find("inverse: the input must be a square matrix, got 2-D of size 2x3") !=
+          std::string::npos);
+    CHECK_THROWS_AS(t7::inverse(t7::zeros<double>(3)), t7::ShapeError);
+    CHECK_THROWS_AS(t7::gesv(t7::zeros<double>(3), t7::eye<double>(2)), t7::ShapeError);
+    CHECK_THROWS_AS(t7::gesv(t7::zeros<double>(2), t7::zeros<double>(2, 3)), t7::ShapeError);
+}
+
+TEST_CASE_TEMPLATE("inverse: hand values and A * inverse(A) = I", T, float, double) {
+    auto A = t7::tensor<T>({{4, 7}, {2, 6}});
+    check_close(values(t7::inverse(A)), {0.6, -0.7, -0.2, 0.4}, 1e-6);
+    t7::manualSeed(6);
+    const double tol = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+    for (int64_t n : {1, 5, 30, 100}) {
+        auto M = well_conditioned<T>(n);
+        auto inv = t7::inverse(M);
+        CHECK(max_diff(t7::mm(M, inv), t7::eye<T>(n)) < tol);
+        CHECK(max_diff(t7::mm(inv, M), t7::eye<T>(n)) < tol);
+        CHECK(max_diff(t7::inverse(M.t()), inv.t()) < tol);
+    }
+}
+
+TEST_CASE("potrf, potrs, potri") {
+    auto A = t7::tensor<double>({{4, 2}, {2, 3}});
+    auto U = t7::potrf(A);
+    check_close(values(U), {2, 1, 0, std::sqrt(2.0)});
+    auto L = t7::potrf(A, 'L');
+    check_close(values(L), {2, 0, 1, std::sqrt(2.0)});
+    // only the named triangle is read
+    auto garbage_low = t7::tensor<double>({{4, 2}, {99, 3}}),
+         garbage_up = t7::tensor<double>({{4, 99}, {2, 3}});
+    CHECK(max_diff(t7::potrf(garbage_low, 'U'), U) < 1e-15);
+    CHECK(max_diff(t7::potrf(garbage_up, 'L'), L) < 1e-15);
+
+    t7::manualSeed(7);
+    for (int64_t n : {3, 50}) {
+        auto M = random_matrix<double>(n, n);
+        auto S = t7::eval(t7::mm(M, M.t()) + t7::eye<double>(n) * double(n)); // SPD
+        auto l = t7::potrf(S, 'L'), u = t7::potrf(S, 'U');
+        CHECK(max_diff(t7::mm(l, l.t()), S) < 1e-11);
+        CHECK(max_diff(t7::mm(u.t(), u), S) < 1e-11);
+        CHECK(max_diff(t7::tril(l), l) == 0);
+        CHECK(max_diff(t7::triu(u), u) == 0);
+        auto b = random_matrix<double>(n, 2);
+        CHECK(max_diff(t7::mm(S, t7::potrs(b, u)), b) < 1e-11);
+        CHECK(max_diff(t7::mm(S, t7::potrs(b, l, 'L')), b) < 1e-11);
+        CHECK(max_diff(t7::mm(S, t7::potri(u)), t7::eye<double>(n)) < 1e-11);
+        CHECK(max_diff(t7::mm(S, t7::potri(l, 'L')), t7::eye<double>(n)) < 1e-11);
+        auto bv = random_matrix<double>(n, 1).select(1, 0);
+        CHECK(t7::potrs(bv, u).isSize({n}));
+    }
+
+    auto msg = message_of<t7::Error>([] { t7::potrf(t7::tensor<double>({{1, 2}, {2, 1}})); });
+    CHECK(msg.find("potrf: the matrix of size 2x2 is not positive definite") != std::string::npos);
+    CHECK_THROWS_AS(t7::potrf(t7::tensor<float>({{-1}})), t7::Error);
+    CHECK_THROWS_AS(t7::potrf(A, 'X'), t7::Error);
+    CHECK_THROWS_AS(t7::potrf(t7::zeros<double>(2, 3)), t7::ShapeError);
+    CHECK_THROWS_AS(t7::potrs(t7::zeros<double>(3), U), t7::ShapeError);
+}
+
+TEST_CASE_TEMPLATE("qr: Q R = A, orthonormal Q, triangular R", T, float, double) {
+    const double tol = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+    t7::manualSeed(8);
+    for (auto mn : {std::pair<int64_t, int64_t>{5, 3}, {3, 5}, {4, 4}, {60, 40}}) {
+        const int64_t m = mn.first, n = mn.second;
+        CAPTURE(m);
+        CAPTURE(n);
+        auto A = random_matrix<T>(m, n);
+        auto f = t7::qr(A);
+        auto Q = f.q, R = f.r;
+        const int64_t k = std::min(m, n);
+        CHECK(Q.isSize({m, k}));
+        CHECK(R.isSize({k, n}));
+        CHECK(max_diff(t7::mm(Q, R), A) < tol * 10);
+        CHECK(max_diff(t7::mm(Q.t(), Q), t7::eye<T>(k)) < tol * 10);
+        CHECK(max_diff(t7::triu(R), R) == 0);
+    }
+    // hand: a 2x2 whose first column is (3, 4): |R(0,0)| = 5
+    auto R = t7::qr(t7::tensor<T>({{3, 1}, {4, 2}})).r;
+    CHECK(std::abs(double(R(0, 0))) == doctest::Approx(5));
+    CHECK(std::abs(double(R(1, 1))) == doctest::Approx(2.0 / 5)); // |det| / 5
+    CHECK_THROWS_AS(t7::qr(t7::zeros<T>(3)), t7::ShapeError);
+}
+
+TEST_CASE("gels: least squares and minimum norm") {
+    // fit y = x0 + x1 t through (1, 1), (2, 2), (3, 2): x = (2/3, 1/2)
+    auto A = t7::tensor<double>({{1, 1}, {1, 2}, {1, 3}});
+    auto x = t7::gels(t7::tensor<double>({1, 2, 2}), A);
+    CHECK(x.isSize({2}));
+    check_close(values(x), {2.0 / 3, 0.5}, 1e-12);
+    auto X = t7::gels(t7::tensor<double>({{1, 0}, {2, 0}, {2, 0}}), A);
+    CHECK(X.isSize({2, 2}));
+    check_close(values(X), {2.0 / 3, 0, 0.5, 0}, 1e-12);
+    // underdetermined: the smallest x with x0 + x1 = 2
+    check_close(values(t7::gels(t7::tensor<double>({2}), t7::tensor<double>({{1, 1}}))), {1, 1},
+                1e-12);
+    // square: the solution
+    check_close(values(t7::gels(t7::tensor<float>({3, 5}), t7::tensor<float>({{2, 1}, {1, 3}}))),
+                {0.8, 1.4}, 1e-5);
+
+    auto msg = message_of<t7::Error>([] {
+        t7::gels(t7::tensor<double>({1, 2, 3}), t7::tensor<double>({{1, 2}, {2, 4}, {3, 6}}));
+    });
+    CHECK(msg.find("gels") != std::string::npos);
+    CHECK(msg.find("full rank") != std::string::npos);
+    CHECK_THROWS_AS(t7::gels(t7::zeros<double>(2), A), t7::ShapeError);
+    CHECK_THROWS_AS(t7::gels(t7::zeros<double>(3), t7::zeros<double>(3)), t7::ShapeError);
+}
