@@ -670,6 +670,30 @@ const auto transposed = [](auto& x) { return x.t(); };
 const auto narrowed = [](auto& x) { return x.narrow(1, 1, 5).narrow(0, 1, 6); };
 const auto stepped = [](auto& x) { return x(t7::slice(0, 8, 3), t7::slice(1, 7, 2)); };
 
+// Issue 15: a product inside an element-wise expression. On the GPU path the
+// product is computed at the call (cuBLAS) and the expression reads it: the
+// same values as the CPU's fused evaluation.
+TEST_CASE("cuda: sigmoid(mm(a, b) + bias) and products of expressions") {
+    const HostT<float> A = host<float>({5, 6}, [](int64_t i) { return wave(i); });
+    const HostT<float> B = host<float>({6, 3}, [](int64_t i) { return wave(i + 7) * 0.5; });
+    const HostT<float> Bias = host<float>({3}, [](int64_t i) { return double(i) - 1; });
+    auto prod = [&](int64_t i, double shift) {
+        const int64_t r = i / 3, c = i % 3;
+        double s = 0;
+        for (int64_t k = 0; k < 6; ++k)
+            s += (double(at(A, r * 6 + k)) + shift) * double(at(B, k * 3 + c));
+        return s;
+    };
+    const DevT<float> a = A.cuda(), b = B.cuda(), bias = Bias.cuda();
+    DevT<float> y(5, 3);
+    y = t7::sigmoid(t7::mm(a, b) + bias);
+    check_close(y, [&](int64_t i) { return 1 / (1 + std::exp(-(prod(i, 0) + (i % 3) - 1))); });
+    // expression operands, evaluated once on the device
+    check_close(t7::mm(a + 1.f, b), [&](int64_t i) { return prod(i, 1); });
+    y = t7::addmm(0.5, bias, 2.0, a, b) * 2.f;
+    check_close(y, [&](int64_t i) { return 2 * (0.5 * double(i % 3 - 1) + 2 * prod(i, 0)); });
+}
+
 TEST_CASE_TEMPLATE("cuda: random fills equal the CPU's after the same seed, on every layout", T,
                    float, double) {
     const Shape s{8, 7};

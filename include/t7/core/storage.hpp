@@ -8,9 +8,12 @@
 #include "dtype.hpp"
 #include "error.hpp"
 #include "memory.hpp"
+#include "pending.hpp"
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <utility>
 
 namespace t7 {
@@ -24,6 +27,8 @@ class Storage {
         size_t capacity = 0; // bytes obtained from the allocator (0 when not owned)
         bool owns = true;
         int device = 0;
+        // Non-null while the values are a recipe not yet run (core/pending.hpp).
+        std::atomic<detail::PendingProducer*> pending{nullptr};
     };
 
 public:
@@ -74,8 +79,43 @@ public:
         return s;
     }
 
+    // A storage of n elements whose values `p` computes when first accessed
+    // (CPU only: the recipe writes host memory). Nothing is allocated yet.
+    static Storage
+    pending(int64_t n, std::unique_ptr<detail::PendingProducer> p) requires std::is_same_v<D, CPU> {
+        Storage s;
+        s.b_ = new Block;
+        s.b_->size = n;
+        s.b_->pending.store(p.release(), std::memory_order_release);
+        return s;
+    }
+
     int64_t size() const { return b_ ? b_->size : 0; }
-    T* data() const { return b_ ? b_->data : nullptr; }
+    // Every access to the values goes through here: a pending storage is
+    // materialised first (one predictable branch).
+    T* data() const {
+        if (!b_) return nullptr;
+        if (b_->pending.load(std::memory_order_acquire)) [[unlikely]]
+            materialise();
+        return b_->data;
+    }
+    // The recipe of a pending storage (null otherwise), without materialising.
+    const detail::PendingProducer* pending() const {
+        return b_ ? b_->pending.load(std::memory_order_acquire) : nullptr;
+    }
+    // ProductScope's hooks (core/pending.hpp): a counted reference to the block,
+    // and its release, which materialises the values if another handle remains
+    // (and `compute`: not while an exception propagates) or drops the recipe
+    // unrun if none does.
+    void* share_block() const {
+        retain();
+        return b_;
+    }
+    static void end_scope(void* block, bool compute) {
+        Storage s;
+        s.b_ = static_cast<Block*>(block); // adopts the scope's reference
+        if (compute && s.use_count() > 1 && s.pending()) s.materialise();
+    }
     bool ownsStorage() const { return b_ ? b_->owns : true; }
     int device() const { return b_ ? b_->device : 0; }
     bool valid() const { return b_ != nullptr; }
@@ -88,7 +128,7 @@ public:
         if (i < 0 || i >= size())
             detail::fail<IndexError>("Storage[]: index ", i, " out of range for storage of size ",
                                      size());
-        return b_->data[i];
+        return data()[i];
     }
 
     Storage& fill(T v) requires std::is_same_v<D, CPU> {
@@ -107,6 +147,7 @@ public:
         }
         if (n == b_->size) return *this;
         check_resize(n, "Storage::resize");
+        (void)data(); // a pending storage's values first
         size_t cap = 0;
         T* p = n > 0 ? allocate(n, cap, b_->device) : nullptr;
         int64_t keep = std::min(n, b_->size);
@@ -135,6 +176,23 @@ public:
     }
 
 private:
+    [[gnu::cold]] [[gnu::noinline]] void materialise() const {
+        std::lock_guard<std::mutex> lock(detail::pending_mutex());
+        detail::PendingProducer* p = b_->pending.load(std::memory_order_relaxed);
+        if (!p) return; // another thread did it
+        size_t cap = 0;
+        T* data = b_->size > 0 ? allocate(b_->size, cap, b_->device) : nullptr; // may throw
+        try {
+            if (data) p->fill(data);
+        } catch (...) {
+            DeviceMemory<D>::deallocate(data, cap, b_->device);
+            throw;
+        }
+        b_->data = data;
+        b_->capacity = cap;
+        b_->pending.store(nullptr, std::memory_order_release);
+        delete p;
+    }
     static T* allocate(int64_t n, size_t& cap, int device) {
         if (uint64_t(n) > (uint64_t(1) << 62) / sizeof(T))
             detail::fail<MemoryError>("Storage: cannot allocate ", n, " elements of ", sizeof(T),
@@ -144,11 +202,12 @@ private:
     void free_data() {
         if (b_->owns && b_->data) DeviceMemory<D>::deallocate(b_->data, b_->capacity, b_->device);
     }
-    void retain() {
+    void retain() const {
         if (b_) b_->refs.fetch_add(1, std::memory_order_relaxed);
     }
     void release() {
         if (b_ && b_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            delete b_->pending.load(std::memory_order_relaxed); // a recipe never run
             free_data();
             delete b_;
         }

@@ -7,6 +7,7 @@
 #include "../iter/overlap.hpp"
 #include "../tensor/tensor.hpp"
 #include "divisors.hpp"
+#include "pending.hpp"
 
 #include <array>
 #include <cstdint>
@@ -35,7 +36,7 @@ inline bool needs_temporary(const LeafRef& dst, const LeafRef* leaves, size_t n)
     const auto [dlo, dhi] = byte_range(dst);
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
-        if (t.sizes->empty()) continue;
+        if (t.sizes->empty() || t.pending) continue; // a pending product: see fusable_product
         if (t.data == dst.data && t.type == dst.type && *t.sizes == *dst.sizes &&
             *t.strides == *dst.strides)
             continue; // the destination itself
@@ -135,7 +136,7 @@ inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t 
     const char* dhi = dlo + ds.numel() * dst.elem_size;
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
-        if (!(*t.sizes == ds) || !is_contiguous(ds, *t.strides)) return false;
+        if (t.pending || !(*t.sizes == ds) || !is_contiguous(ds, *t.strides)) return false;
         const char* lo = static_cast<const char*>(t.data);
         if (lo == dlo && t.type == dst.type) continue; // the destination itself
         if (lo < dhi && dlo < lo + (dhi - dlo) / dst.elem_size * t.elem_size) return false;
@@ -210,7 +211,17 @@ void check_divisors_of(const void* e) {
 // ("+=", "copy"...); the other errors are the assignment's own.
 template <class T, class D, class E>
 void assign_checked(Tensor<T, D>& dst, const E& e, const char* op) {
-    const auto leaves = gather_leaves(e);
+    auto leaves = [&] {
+        if constexpr (std::is_same_v<D, CPU>) { // a pending product may be consumed by blocks
+            auto lazy = gather_leaves_lazy(e);
+            if (has_pending(lazy.data(), lazy.size())) [[unlikely]]
+                choose_fused_product(leaf_ref(dst), lazy.data(), lazy.size(),
+                                     has_integer_division<E>);
+            return lazy;
+        } else {
+            return gather_leaves(e);
+        }
+    }();
     void (*names)(const void*) = nullptr;
     if constexpr (!std::is_same_v<D, CPU>) names = &name_devices<E>;
     void (*divisors)(const void*) = nullptr; // trees without integer division need none

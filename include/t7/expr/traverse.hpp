@@ -69,10 +69,19 @@ struct LeafRef {
     const void* type; // &type_tag<T>: the element type's identity
     int elem_size;
     int device;
+    // A pending product (core/pending.hpp) gathered by gather_leaves_lazy:
+    // data is then null, and materialise(tensor) returns it after running the
+    // recipe. Null for every other leaf, and for every leaf of gather_leaves.
+    const detail::PendingProducer* pending = nullptr;
+    int64_t offset = 0; // the tensor's storage offset (read when pending)
+    const void* tensor = nullptr;
+    const void* (*materialise)(const void* tensor) = nullptr;
 };
 template <class T>
 inline constexpr char type_tag = 0;
 
+// Reading data() materialises a pending storage: every path but the fused CPU
+// assignment sees values.
 template <class T, class D>
 LeafRef leaf_ref(const Tensor<T, D>& t) {
     return {t.data(), &t.sizes(), &t.strides(), &type_tag<T>, int(sizeof(T)), t.getDevice()};
@@ -88,6 +97,42 @@ std::array<LeafRef, size_t(E::leaves)> gather_leaves(const E& e) {
 }
 
 namespace detail {
+
+// leaf_ref leaving a pending storage pending (for the CPU assignment only);
+// tensor_data is its way to materialise it later.
+template <class T, class D>
+const void* tensor_data(const void* t) {
+    return static_cast<const Tensor<T, D>*>(t)->data();
+}
+template <class T, class D>
+LeafRef leaf_ref_lazy(const Tensor<T, D>& t) {
+    if (const detail::PendingProducer* p = t.storage().pending()) [[unlikely]]
+        return {nullptr, &t.sizes(), &t.strides(),      &type_tag<T>, int(sizeof(T)),
+                0,       p,          t.storageOffset(), &t,           &tensor_data<T, D>};
+    return leaf_ref(t);
+}
+
+// gather_leaves leaving pending products pending: the caller either consumes them
+// (eval/cpu/product_blocks.hpp) or calls materialise_pending.
+template <class E>
+std::array<LeafRef, size_t(E::leaves)> gather_leaves_lazy(const E& e) {
+    std::array<LeafRef, size_t(E::leaves)> refs;
+    size_t k = 0;
+    for_each_leaf(e, [&](const auto& leaf) { refs[k++] = leaf_ref_lazy(leaf.tensor()); });
+    return refs;
+}
+inline bool has_pending(const LeafRef* leaves, size_t n) {
+    for (size_t k = 0; k < n; ++k)
+        if (leaves[k].pending) return true;
+    return false;
+}
+inline void materialise_pending(LeafRef* leaves, size_t n) {
+    for (size_t k = 0; k < n; ++k)
+        if (leaves[k].pending) {
+            leaves[k].data = leaves[k].materialise(leaves[k].tensor);
+            leaves[k].pending = nullptr;
+        }
+}
 
 // The broadcast shape of n leaves (empty for none, or for empty tensors only).
 // Throws ShapeError naming `op` and the shapes that do not broadcast: an empty

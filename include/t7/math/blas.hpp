@@ -17,6 +17,7 @@
 #include "../expr/traverse.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/views.hpp"
+#include "pending_product.hpp"
 
 #include <cstdint>
 #include <initializer_list>
@@ -253,26 +254,61 @@ void check_mm(const Tensor<T, DA>& a, const Tensor<T, DB>& b, const char* op) {
 }
 } // namespace detail
 
+namespace detail {
+// Products computed at the end of the statement, or consumed by blocks inside
+// it (core/pending.hpp): CPU operands of a type Eigen multiplies, and a result
+// with elements.
+template <class T, class DC, class D, class DB>
+constexpr bool pending_products =
+    std::conjunction_v<std::is_same<D, CPU>, std::is_same<DB, CPU>, std::is_same<DC, CPU>,
+                       std::is_arithmetic<T>, std::negation<std::is_same<T, bool>>>;
+} // namespace detail
+
 // beta c + alpha a b (a: n x k, b: k x p, c broadcast to n x p; c is ignored when beta is 0).
+// On the CPU the result is pending until the end of the statement (see mm).
 template <detail::BlasScalar T, class DC, class D, class DB>
 Tensor<T, D> addmm(double beta, const Tensor<T, DC>& c, double alpha, const Tensor<T, D>& a,
-                   const Tensor<T, DB>& b) {
+                   const Tensor<T, DB>& b, const detail::ProductScope& scope = {}) {
     detail::check_mm(a, b, "addmm");
     const Shape shape{a.size(0), b.size(1)};
+    if constexpr (detail::pending_products<T, DC, D, DB>) {
+        if (shape.numel() > 0) {
+            Tensor<T, D> cb; // c broadcast to the result's shape, without a copy
+            if (beta != 0) {
+                Shape joined = shape;
+                if (c.dim() == 0 || !detail::broadcast_into(joined, c.sizes()) ||
+                    !(joined == shape))
+                    detail::fail<ShapeError>("addmm: the added tensor of size ", c.sizes(),
+                                             " does not broadcast to the result size ", shape);
+                cb = Tensor<T, D>(c.storage(), c.storageOffset(), shape,
+                                  detail::broadcast_strides(c.sizes(), c.strides(), shape));
+            }
+            return detail::pending_product(convert<T>(beta), cb, convert<T>(alpha), a, b, scope);
+        }
+    }
+    (void)scope; // other devices compute at the call
     return detail::scaled_product("addmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
         detail::Blas<D>::gemm(convert<T>(alpha), detail::cmat_ref(a), detail::cmat_ref(b), bt,
                               detail::mat_ref(r));
     });
 }
 template <detail::BlasScalar T, class DC, class D, class DB>
-Tensor<T, D> addmm(const Tensor<T, DC>& c, const Tensor<T, D>& a, const Tensor<T, DB>& b) {
-    return addmm(1.0, c, 1.0, a, b);
+Tensor<T, D> addmm(const Tensor<T, DC>& c, const Tensor<T, D>& a, const Tensor<T, DB>& b,
+                   const detail::ProductScope& scope = {}) {
+    return addmm(1.0, c, 1.0, a, b, scope);
 }
 // Matrix product a b (a: n x k, b: k x p) -> n x p; a and b may be any strided views.
+// Shapes are checked at the call. On the CPU the returned tensor's storage is
+// pending: `scope`, a temporary of the caller's statement, computes it at the
+// end of that statement if anything still holds it (`auto c = mm(a, b);`), so
+// the value is the product of the operands as they were then; an assignment
+// inside the statement (`y = sigmoid(mm(a, b) + bias)`) may instead consume it
+// block by block without ever allocating it (eval/cpu/product_blocks.hpp).
 template <detail::BlasScalar T, class D, class DB>
-Tensor<T, D> mm(const Tensor<T, D>& a, const Tensor<T, DB>& b) {
+Tensor<T, D> mm(const Tensor<T, D>& a, const Tensor<T, DB>& b,
+                const detail::ProductScope& scope = {}) {
     detail::check_mm(a, b, "mm");
-    return addmm(0.0, Tensor<T, D>(), 1.0, a, b);
+    return addmm(0.0, Tensor<T, D>(), 1.0, a, b, scope);
 }
 
 // ---- batched ---------------------------------------------------------------------------
@@ -421,3 +457,5 @@ Tensor<T, D> matmul(const Tensor<T, D>& a, const Tensor<T, DB>& b) {
 }
 
 } // namespace t7
+
+#include "blas_expr.hpp"

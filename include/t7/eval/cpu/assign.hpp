@@ -181,6 +181,11 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
     }
 }
 
+// eval/cpu/product_blocks.hpp: an assignment consuming a pending product.
+template <size_t N>
+void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                          const void* expr, bool plain_copy);
+
 struct AssignEvaluator {
     // dst has the final shape, e broadcasts to it, and they do not alias harmfully.
     template <class T, class E>
@@ -195,6 +200,9 @@ struct AssignEvaluator {
     static void run_assign(const Tensor<T, CPU>& dst, const E& e, const LeafRef* leaves,
                            bool flat) {
         if (dst.dim() == 0) return;
+        if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
+            return drive_product_blocks<size_t(E::leaves) + 1>(
+                leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
         drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e,
                                             LeafOf<E, T, CPU>, flat);
     }

@@ -101,6 +101,15 @@ struct Blas<CPU> {
         }
     }
 
+    // gemm leaving Eigen's thread count as it is: for a caller that has set it
+    // (Eigen stays single-threaded inside a parallel region, e.g. a panel of a
+    // pending product, eval/cpu/product_blocks.hpp).
+    template <class T>
+    static void gemm_unsynced(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
+        require_eigen_type<T>("matrix product");
+        if constexpr (eigen_type<T>) gemm_impl(alpha, A, B, beta, C);
+    }
+
     // y = beta y + alpha A x (A m x n).
     template <class T>
     static void gemv(T alpha, MatRef<const T> A, VecRef<const T> x, T beta, VecRef<T> y) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "assign.hpp"
+#include "product_blocks.hpp"
 #include "reduce.hpp"
 
 namespace t7 {

@@ -1,0 +1,108 @@
+// Fused CPU assignment of a tree holding a pending matrix product (chosen by
+// eval/pending.hpp: 2-D, of the destination's shape, not reading it). The
+// product is computed by blocks, each into a per-thread buffer small enough to
+// stay in cache (Eigen's GEMM, single-threaded inside the thread's block), and
+// the assignment's own type-erased run kernel (assign.hpp) then runs over that
+// block of the destination with the product's leaf read from the buffer: the
+// product never exists whole. Blocks are near-square, not full-width panels:
+// each block's GEMM packs its rows of a and its columns of b, and square blocks
+// pack the least for a given buffer. `y = mm(a, b)` alone is one GEMM into y.
+#pragma once
+
+#include "assign.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+
+namespace t7::cpu {
+
+// Bytes of one block of the product (at least one element): about the L2 of
+// one core. Each block's GEMM packs its operands' rows and columns anew, so
+// blocks much smaller cost more packing than the cache saves.
+inline int64_t product_panel_bytes = int64_t(512) << 10;
+
+// This thread's block buffer, grown as needed and kept: after the first
+// assignment of a given size, no allocation.
+inline char* panel_buffer(size_t bytes) {
+    thread_local std::unique_ptr<char[]> buf;
+    thread_local size_t cap = 0;
+    if (cap < bytes) {
+        buf.reset(); // the old one first: peak memory is one buffer
+        cap = 0;
+        buf.reset(new char[bytes]);
+        cap = bytes;
+    }
+    return buf.get();
+}
+
+template <size_t N>
+void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                          const void* expr, bool plain_copy) {
+    constexpr size_t L = N - 1;
+    size_t kp = 0;
+    while (!leaves[kp].pending) ++kp;
+    const detail::PendingProducer& prod = *leaves[kp].pending;
+    const Shape& shape = *dst.sizes;
+    const int64_t m = shape[0], p = shape[1], ds0 = (*dst.strides)[0], ds1 = (*dst.strides)[1];
+    char* out = static_cast<char*>(const_cast<void*>(dst.data));
+    // Eigen's GEMM threads follow t7's, as in eval/cpu/blas.hpp (set outside the
+    // region; inside it, where a panel's GEMM runs, Eigen stays single-threaded).
+    if (Eigen::nbThreads() != getNumThreads()) Eigen::setNbThreads(getNumThreads());
+
+    if (plain_copy && (ds1 == 1 || p == 1) && (ds0 >= p || m == 1))
+        return prod.rows(0, m, p, out, m == 1 ? p : ds0); // y = mm(a, b): GEMM into y
+
+    // Row and column strides of every operand at the destination's shape; the
+    // product's leaf is read from the block buffer (row-major, `bc` per row).
+    std::array<int64_t, L> rs, cs;
+    std::array<const char*, L> base;
+    Shape st;
+    bool unit = true, packets = ds1 == 1;
+    for (size_t k = 0; k < L; ++k) {
+        detail::broadcast_strides_into(st, *leaves[k].sizes, *leaves[k].strides, shape);
+        rs[k] = st[0];
+        cs[k] = k == kp ? 1 : st[1];
+        base[k] = static_cast<const char*>(leaves[k].data);
+        unit = unit && cs[k] == 1;
+        packets = packets && (cs[k] == 0 || cs[k] == 1);
+    }
+    const RunKind kind =
+        !packets ? RunKind::scalar : (unit ? RunKind::unit_packets : RunKind::packets);
+    // Block shape br x bc: square-ish, columns a multiple of 16 (whole packets).
+    const int esz = leaves[kp].elem_size;
+    const int64_t elems = std::max<int64_t>(1, product_panel_bytes / esz);
+    int64_t bc = std::max<int64_t>(16, int64_t(std::sqrt(double(elems))) / 16 * 16);
+    if (bc >= p) bc = p;
+    const int64_t br = std::clamp<int64_t>(elems / bc, 1, m);
+    const int64_t nbr = (m + br - 1) / br, nbc = (p + bc - 1) / bc;
+    // Whole rows merge into one run when every operand's rows follow each other.
+    bool merge = bc == p && ds1 == 1 && ds0 == p;
+    for (size_t k = 0; k < L; ++k) merge = merge && (k == kp || rs[k] == p * cs[k]);
+
+    iter::parallel_for(nbr * nbc, 1, [&](int64_t first, int64_t last, int64_t) {
+        char* buf = panel_buffer(size_t(br * bc * esz));
+        std::array<const void*, L> in;
+        for (int64_t q = first; q < last; ++q) {
+            const int64_t r0 = q / nbc * br, r1 = std::min(m, r0 + br);
+            const int64_t c0 = q % nbc * bc, c1 = std::min(p, c0 + bc);
+            prod.block(r0, r1, c0, c1, buf, bc);
+            auto run = [&](int64_t i, int64_t n) {
+                for (size_t k = 0; k < L; ++k)
+                    in[k] = k == kp ? buf + (i - r0) * bc * esz
+                                    : base[k] + (i * rs[k] + c0 * cs[k]) * leaves[k].elem_size;
+                kernel(expr, AssignRun{out + (i * ds0 + c0 * ds1) * dst.elem_size, ds1, in.data(),
+                                       cs.data(), n, kind});
+            };
+            if (merge)
+                run(r0, (r1 - r0) * p);
+            else
+                for (int64_t i = r0; i < r1; ++i) run(i, c1 - c0);
+        }
+    });
+}
+
+} // namespace t7::cpu

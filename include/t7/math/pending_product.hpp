@@ -1,0 +1,96 @@
+// The recipe of a pending matrix product (core/pending.hpp): beta c + alpha a b
+// as mm and addmm return it on the CPU. It holds handles to its operands (and
+// c broadcast to the result's shape); block() computes a block of the product
+// with one GEMM on the calling thread, fill() the whole product.
+#pragma once
+
+#include "../core/pending.hpp"
+#include "../tensor/tensor.hpp"
+
+#include <memory>
+
+namespace t7::detail {
+
+template <class T>
+struct MatRef;
+template <class D>
+struct Blas;
+
+template <class T, class D>
+class ProductRecipe final : public PendingProducer {
+public:
+    // c: of the result's shape (broadcast strides allowed), unread when beta is 0.
+    ProductRecipe(T beta, Tensor<T, D> c, T alpha, Tensor<T, D> a, Tensor<T, D> b)
+        : beta_(beta), alpha_(alpha), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
+
+    void fill(void* data) const override {
+        Blas<D>::gemm(alpha_, sub(a_, 0, a_.size(0), 0, a_.size(1)),
+                      sub(b_, 0, b_.size(0), 0, b_.size(1)), beta_,
+                      out(data, 0, a_.size(0), 0, b_.size(1), b_.size(1)));
+    }
+    void block(int64_t r0, int64_t r1, int64_t c0, int64_t c1, void* buf,
+               int64_t ld) const override {
+        Blas<D>::gemm_unsynced(alpha_, sub(a_, r0, r1, 0, a_.size(1)),
+                               sub(b_, 0, b_.size(0), c0, c1), beta_, out(buf, r0, r1, c0, c1, ld));
+    }
+    bool reads(const void* lo, const void* hi) const override {
+        return touches(a_, lo, hi) || touches(b_, lo, hi) || (beta_ != T(0) && touches(c_, lo, hi));
+    }
+
+private:
+    // Rows [r0, r1) and columns [c0, c1) of t as a matrix (the operands are
+    // materialised: data() is free).
+    static MatRef<const T> sub(const Tensor<T, D>& t, int64_t r0, int64_t r1, int64_t c0,
+                               int64_t c1) {
+        return {t.data() + r0 * t.stride(0) + c0 * t.stride(1), r1 - r0, c1 - c0, t.stride(0),
+                t.stride(1)};
+    }
+    // The destination block, holding c's block first when beta is not 0.
+    MatRef<T> out(void* buf, int64_t r0, int64_t r1, int64_t c0, int64_t c1, int64_t ld) const {
+        T* o = static_cast<T*>(buf);
+        if (beta_ != T(0)) {
+            const T* c = c_.data();
+            const int64_t s0 = c_.stride(0), s1 = c_.stride(1);
+            for (int64_t i = r0; i < r1; ++i)
+                for (int64_t j = c0; j < c1; ++j) o[(i - r0) * ld + (j - c0)] = c[i * s0 + j * s1];
+        }
+        return {o, r1 - r0, c1 - c0, ld, 1};
+    }
+    static bool touches(const Tensor<T, D>& t, const void* lo, const void* hi) {
+        if (t.nElement() == 0) return false;
+        const char* b = reinterpret_cast<const char*>(t.data());
+        int64_t last = 0;
+        for (int64_t d = 0; d < t.dim(); ++d) last += (t.size(d) - 1) * t.stride(d);
+        return b < static_cast<const char*>(hi) &&
+               static_cast<const char*>(lo) < b + (last + 1) * int64_t(sizeof(T));
+    }
+
+    T beta_, alpha_;
+    Tensor<T, D> c_, a_, b_;
+};
+
+// The result of beta c + alpha a b (shapes checked) as a pending tensor,
+// registered with `scope`. c is c broadcast to the result's shape (stride 0
+// where it stretches), or an empty tensor when beta is 0.
+template <class T, class D>
+Tensor<T, D> pending_product(T beta, const Tensor<T, D>& c, T alpha, const Tensor<T, D>& a,
+                             const Tensor<T, D>& b, const ProductScope& scope) {
+    // Nested pending operands (mm(mm(a, b), c)) are materialised now: the
+    // recipe's block() then only reads values, from any thread.
+    (void)a.data();
+    (void)b.data();
+    (void)c.data();
+    // An operand with no unit stride would be gathered by every panel's GEMM:
+    // once, now.
+    auto plain = [](const Tensor<T, D>& t) {
+        const bool ok = t.stride(0) == 1 || t.stride(1) == 1 || t.size(0) == 1 || t.size(1) == 1;
+        return ok ? t : t.contiguous();
+    };
+    const Shape shape{a.size(0), b.size(1)};
+    auto recipe = std::make_unique<ProductRecipe<T, D>>(beta, c, alpha, plain(a), plain(b));
+    Tensor<T, D> r(Storage<T, D>::pending(shape.numel(), std::move(recipe)), 0, shape);
+    scope.adopt(r.storage().share_block(), &Storage<T, D>::end_scope);
+    return r;
+}
+
+} // namespace t7::detail

@@ -1,0 +1,293 @@
+// Matrix products inside expressions (issue 15): mm/addmm results are pending
+// until the end of their statement, consumed by blocks in an element-wise
+// assignment (sigmoid(mm(a, b) + bias) into y without a product-sized
+// temporary), materialised otherwise with the operands of that statement;
+// mm/addmm/mv/bmm of expressions. Every value against naive loops.
+#include <doctest/doctest.h>
+#include <t7/t7.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+// Operator-new counter, as in test_alloc.cpp, also keeping the largest request.
+namespace {
+std::atomic<long> g_allocs{0};
+std::atomic<size_t> g_largest{0};
+void* counted(std::size_t n) {
+    g_allocs.fetch_add(1, std::memory_order_relaxed);
+    size_t l = g_largest.load();
+    while (n > l && !g_largest.compare_exchange_weak(l, n)) {
+    }
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+}
+} // namespace
+void* operator new(std::size_t n) { return counted(n); }
+void* operator new[](std::size_t n) { return counted(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+template <class T>
+double tol() {
+    return std::is_same_v<T, float> ? 1e-4 : 1e-11;
+}
+
+// Row-major values of a 2-D tensor, read element by element.
+template <class T>
+std::vector<double> values(const t7::Tensor<T>& t) {
+    std::vector<double> v;
+    for (int64_t i = 0; i < t.size(0); ++i)
+        for (int64_t j = 0; j < t.size(1); ++j) v.push_back(double(t(i, j)));
+    return v;
+}
+
+// beta c[i][j] + alpha sum_l a[i][l] b[l][j], c broadcast (row vector or matrix or none).
+template <class T>
+std::vector<double> naive(const t7::Tensor<T>& a, const t7::Tensor<T>& b, double alpha = 1,
+                          double beta = 0, const t7::Tensor<T>* c = nullptr) {
+    std::vector<double> r;
+    for (int64_t i = 0; i < a.size(0); ++i)
+        for (int64_t j = 0; j < b.size(1); ++j) {
+            double s = 0;
+            for (int64_t l = 0; l < a.size(1); ++l) s += double(a(i, l)) * double(b(l, j));
+            double cv = !c ? 0 : c->dim() == 1 ? double((*c)(j)) : double((*c)(i, j));
+            r.push_back(beta * cv + alpha * s);
+        }
+    return r;
+}
+
+void check_close(const std::vector<double>& got, const std::vector<double>& want, double eps) {
+    REQUIRE(got.size() == want.size());
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+        worst = std::max(worst, std::abs(got[i] - want[i]) / (1 + std::abs(want[i])));
+    CHECK(worst < eps);
+}
+
+double sig(double x) { return 1 / (1 + std::exp(-x)); }
+
+} // namespace
+
+TEST_CASE_TEMPLATE("mm_expr: y = sigmoid(mm(a, b) + bias), fused by panels", T, float, double) {
+    // (n, k, p): one element; below a block; above one, with partial blocks
+    // (default blocks of 512 KiB: 372 x 352 floats or 256 x 256 doubles; then
+    // blocks of 4 KiB: 32 x 32 floats, 32 x 16 doubles).
+    const int64_t dims[][3] = {{1, 1, 1}, {5, 7, 3}, {300, 40, 520}};
+    const int64_t block_bytes = t7::cpu::product_panel_bytes;
+    for (int64_t bytes : {block_bytes, int64_t(4096)}) // default blocks; 32 x 32 floats
+        for (int threads : {1, 2})
+            for (const auto& d : dims) {
+                CAPTURE(threads);
+                CAPTURE(d[0]);
+                CAPTURE(bytes);
+                t7::cpu::product_panel_bytes = bytes;
+                t7::setNumThreads(threads);
+                t7::manualSeed(3);
+                const int64_t n = d[0], k = d[1], p = d[2];
+                auto a = t7::randn<T>(n, k), b = t7::randn<T>(k, p), bias = t7::randn<T>(p);
+                std::vector<double> want = naive(a, b);
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < p; ++j)
+                        want[size_t(i * p + j)] = sig(want[size_t(i * p + j)] + double(bias(j)));
+
+                t7::Tensor<T> y(n, p);
+                const T* where = y.data();
+                y = t7::sigmoid(t7::mm(a, b) + bias);
+                CHECK(y.data() == where);
+                check_close(values(y), want, tol<T>());
+
+                // An empty destination is sized by the assignment.
+                t7::Tensor<T> fresh;
+                fresh = t7::sigmoid(t7::mm(a, b) + bias);
+                CHECK(fresh.sizes() == t7::Shape{n, p});
+                check_close(values(fresh), want, tol<T>());
+
+                // Non-contiguous operands (a transposed, b stepped) and destinations
+                // (a column slice, a transposed one).
+                auto at = t7::eval(a.t() * T(1)), bw = t7::randn<T>(k, 2 * p);
+                bw(t7::all, t7::slice(0, 2 * p, 2)) = b;
+                auto bs = bw(t7::all, t7::slice(0, 2 * p, 2));
+                t7::Tensor<T> wide(n, p + 3), ycm(p, n);
+                auto yn = wide.narrow(1, 1, p);
+                yn = t7::sigmoid(t7::mm(at.t(), bs) + bias);
+                check_close(values(t7::Tensor<T>(yn)), want, tol<T>());
+                auto yt = ycm.t();
+                yt = t7::sigmoid(t7::mm(at.t(), bs) + bias);
+                check_close(values(t7::Tensor<T>(yt)), want, tol<T>());
+
+                // The product alone: one GEMM into y (contiguous, and a row-strided one).
+                y = t7::mm(a, b);
+                CHECK(y.data() == where);
+                check_close(values(y), naive(a, b), tol<T>());
+                yn = t7::mm(a, b);
+                check_close(values(t7::Tensor<T>(yn)), naive(a, b), tol<T>());
+            }
+    t7::cpu::product_panel_bytes = block_bytes;
+    t7::setNumThreads(1);
+}
+
+TEST_CASE_TEMPLATE("mm_expr: addmm chains", T, float, double) {
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        t7::manualSeed(5);
+        const int64_t n = 150, k = 9, p = 700; // 3 panels of float, 6 of double
+        auto a = t7::randn<T>(n, k), b = t7::randn<T>(k, p), c = t7::randn<T>(n, p);
+        auto row = t7::randn<T>(p);
+        t7::Tensor<T> y(n, p);
+        y = t7::tanh(t7::addmm(0.5, c, 2.0, a, b)) * T(3);
+        std::vector<double> want = naive(a, b, 2.0, 0.5, &c);
+        for (double& v : want) v = 3 * std::tanh(v);
+        check_close(values(y), want, tol<T>());
+
+        y = t7::addmm(row, a, b) - T(1); // c broadcast along rows
+        want = naive(a, b, 1.0, 1.0, &row);
+        for (double& v : want) v -= 1;
+        check_close(values(y), want, tol<T>());
+
+        // Two products in one tree: one is consumed by panels, the other materialised.
+        y = t7::addmm(c, a, b) + t7::mm(a, b) * T(2);
+        want = naive(a, b, 1.0, 1.0, &c);
+        const std::vector<double> ab = naive(a, b);
+        for (size_t i = 0; i < want.size(); ++i) want[i] += 2 * ab[i];
+        check_close(values(y), want, tol<T>());
+
+        // c = addmm(c, a, b): the recipe reads the destination, so it is computed first.
+        t7::Tensor<T> c2 = t7::eval(c * T(1));
+        c2 = t7::addmm(c2, a, b);
+        check_close(values(c2), naive(a, b, 1.0, 1.0, &c), tol<T>());
+    }
+    t7::setNumThreads(1);
+}
+
+TEST_CASE_TEMPLATE("mm_expr: expression operands are evaluated once", T, float, double) {
+    t7::manualSeed(7);
+    auto a = t7::randn<T>(6, 4), br = t7::randn<T>(5, 4), c = t7::randn<T>(6, 5);
+    const t7::Tensor<T> a1 = t7::eval(a + T(1)), b2 = t7::eval(br.t() * T(2));
+    auto m = t7::mm(a + T(1), br.t() * T(2));
+    CHECK(m.sizes() == t7::Shape{6, 5});
+    check_close(values(m), naive(a1, b2), tol<T>());
+    check_close(values(t7::mm(a, br.t() * T(2))), naive(a, b2), tol<T>()); // tensor, expression
+
+    const t7::Tensor<T> c1 = t7::eval(c + T(1)), a2 = t7::eval(a * T(2)), bt = t7::eval(br.t());
+    auto am = t7::addmm(0.5, c + T(1), 2.0, a * T(2), br.t());
+    check_close(values(am), naive(a2, bt, 2.0, 0.5, &c1), tol<T>());
+    check_close(values(t7::addmm(c + T(1), a * T(2), br.t())), naive(a2, bt, 1.0, 1.0, &c1),
+                tol<T>());
+
+    auto v = t7::randn<T>(4);
+    auto mvr = t7::mv(a * T(2), v + T(1));
+    REQUIRE(mvr.sizes() == t7::Shape{6});
+    for (int64_t i = 0; i < 6; ++i) {
+        double s = 0;
+        for (int64_t l = 0; l < 4; ++l) s += 2 * double(a(i, l)) * (double(v(l)) + 1);
+        CHECK(double(mvr(i)) == doctest::Approx(s).epsilon(tol<T>()));
+    }
+
+    auto x = t7::randn<T>(3, 2, 4), z = t7::randn<T>(3, 4, 5);
+    auto bm = t7::bmm(x * T(2), z + T(1));
+    REQUIRE(bm.sizes() == t7::Shape{3, 2, 5});
+    for (int64_t q = 0; q < 3; ++q)
+        check_close(values(t7::Tensor<T>(bm.select(0, q))),
+                    naive(t7::eval(x.select(0, q) * T(2)), t7::eval(z.select(0, q) + T(1))),
+                    tol<T>());
+
+    // Shapes are checked at the call, with the sizes in the message.
+    CHECK_THROWS_AS(t7::mm(a + T(1), a * T(1)), t7::ShapeError);
+    CHECK_THROWS_AS(t7::mm(a, a), t7::ShapeError);
+    CHECK_THROWS_AS(t7::addmm(c.narrow(1, 0, 2), a, br.t()), t7::ShapeError);
+    CHECK_THROWS_AS(t7::mv(a * T(1), c.select(0, 0)), t7::ShapeError);
+}
+
+TEST_CASE("mm_expr: eager semantics at the end of the statement") {
+    t7::manualSeed(9);
+    auto a = t7::randn<float>(4, 3), b = t7::randn<float>(3, 5);
+    const std::vector<double> want = naive(a, b);
+    const t7::FloatTensor a0 = a.clone();
+
+    auto c = t7::mm(a, b);
+    CHECK(c.storage().pending() == nullptr); // materialised when its statement ended
+    t7::FloatTensor c2 = t7::mm(a, b);
+    auto e = t7::mm(a, b) + 1.f; // the stored expression holds the product of today's a
+    a.fill(0);
+    check_close(values(c), want, 1e-5);
+    check_close(values(c2), want, 1e-5);
+    t7::FloatTensor y(4, 5);
+    y = e;
+    std::vector<double> want1 = want;
+    for (double& v : want1) v += 1;
+    check_close(values(y), want1, 1e-5);
+    check_close(values(t7::mm(a, b)), std::vector<double>(20, 0.0), 1e-6);
+    a.copy(a0);
+
+    CHECK(double(t7::mm(a, b)[0](1)) == doctest::Approx(want[1]).epsilon(1e-5));
+    CHECK(double(t7::mm(a, b)(3, 4)) == doctest::Approx(want[19]).epsilon(1e-5));
+    double total = 0;
+    for (double v : want) total += v;
+    CHECK(double(t7::sum(t7::mm(a, b))) == doctest::Approx(total).epsilon(1e-4));
+    auto ct = t7::mm(a, b).t();
+    CHECK(ct.sizes() == t7::Shape{5, 4});
+    CHECK(double(ct(4, 1)) == doctest::Approx(want[1 * 5 + 4]).epsilon(1e-5));
+    CHECK(t7::mm(a, b).isSize({4, 5}));
+    CHECK(t7::equal(t7::mm(a, b), c));
+    // Reading a product inside its statement materialises it (printing, views' data).
+    CHECK(t7::mm(a, b).data()[2] == doctest::Approx(want[2]).epsilon(1e-5));
+}
+
+TEST_CASE_TEMPLATE("mm_expr: aliasing reads the operands before writing", T, float, double) {
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        t7::manualSeed(11);
+        const int64_t n = 200; // several panels
+        auto a = t7::randn<T>(n, n), b = t7::randn<T>(n, n);
+        std::vector<double> want = naive(a, b);
+        std::vector<double> sig_want = want;
+        for (double& v : sig_want) v = sig(v + 1);
+        t7::Tensor<T> x = a.clone();
+        x = t7::sigmoid(t7::mm(x, b) + T(1));
+        check_close(values(x), sig_want, tol<T>());
+        x = a.clone();
+        x = t7::mm(x, b); // the plain product into one of its operands
+        check_close(values(x), want, tol<T>());
+        x = a.clone();
+        x.t() = t7::mm(b.t(), x.t()) * T(1); // (a b)^T into x's transpose
+        check_close(values(x), want, tol<T>());
+    }
+    t7::setNumThreads(1);
+}
+
+TEST_CASE("mm_expr: the fused assignment allocates no product-sized block") {
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        t7::manualSeed(13);
+        const int64_t n = 1024, k = 32; // a 4 MiB product; blocks of 512 KiB
+        const size_t product_bytes = size_t(n * n) * sizeof(float);
+        auto a = t7::randn<float>(n, k), b = t7::randn<float>(k, n), bias = t7::randn<float>(n);
+        t7::FloatTensor y(n, n), p(n, n);
+        y = t7::sigmoid(t7::mm(a, b) + bias); // sizes this thread's panel buffers
+        auto& host = t7::HostAllocator::instance();
+        host.trim();
+        g_largest = 0;
+        y = t7::sigmoid(t7::mm(a, b) + bias);
+        CHECK(g_largest.load() < product_bytes / 2); // the panel buffers are kept
+        CHECK(host.cached_bytes() == 0);             // no storage came and went
+        // Sanity: the two-step computation does allocate the product.
+        {
+            t7::FloatTensor tmp = t7::mm(a, b);
+            y = t7::sigmoid(tmp + bias);
+        }
+        CHECK(host.cached_bytes() >= product_bytes);
+        host.trim();
+        // Into an existing p, the product alone is one GEMM: nothing allocated either.
+        p = t7::mm(a, b);
+        CHECK(host.cached_bytes() == 0);
+        CHECK(double(p(7, 9)) == doctest::Approx(double(t7::FloatTensor(t7::mm(a, b))(7, 9))));
+    }
+    t7::setNumThreads(1);
+}
