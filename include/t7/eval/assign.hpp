@@ -207,21 +207,27 @@ void check_divisors_of(const void* e) {
     check_divisors(*static_cast<const E*>(e));
 }
 
+// The leaf table of an assignment's tree: pending products left pending on the
+// CPU (the assignment decides which one it consumes), materialised elsewhere.
+template <class D, class E>
+auto gather_for_assign(const E& e) {
+    if constexpr (std::is_same_v<D, CPU>)
+        return gather_leaves_lazy(e);
+    else
+        return gather_leaves(e);
+}
+
 // `op` names the caller in the error of a destination that overlaps itself
 // ("+=", "copy"...); the other errors are the assignment's own.
 template <class T, class D, class E>
 void assign_checked(Tensor<T, D>& dst, const E& e, const char* op) {
-    auto leaves = [&] {
-        if constexpr (std::is_same_v<D, CPU>) { // a pending product may be consumed by blocks
-            auto lazy = gather_leaves_lazy(e);
-            if (has_pending(lazy.data(), lazy.size())) [[unlikely]]
-                choose_fused_product(leaf_ref(dst), lazy.data(), lazy.size(),
-                                     has_integer_division<E>);
-            return lazy;
-        } else {
-            return gather_leaves(e);
-        }
-    }();
+    // On the CPU a pending product may be consumed by blocks: gathered without
+    // being materialised. (One gather returned as a prvalue: the table is not copied.)
+    auto leaves = gather_for_assign<D>(e);
+    if constexpr (std::is_same_v<D, CPU>)
+        if (has_pending(leaves.data(), leaves.size())) [[unlikely]]
+            choose_fused_product(leaf_ref(dst), leaves.data(), leaves.size(),
+                                 has_integer_division<E>);
     void (*names)(const void*) = nullptr;
     if constexpr (!std::is_same_v<D, CPU>) names = &name_devices<E>;
     void (*divisors)(const void*) = nullptr; // trees without integer division need none
