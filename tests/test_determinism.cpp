@@ -109,7 +109,16 @@ double rel_tol() {
     return std::is_same_v<T, float> ? 1e-5 : 1e-12;
 }
 
+// Under the sanitizers (-O0) the naive reference loops cost most of this
+// suite's time: smaller shapes there, each still several fixed blocks (32768
+// elements, or row blocks x 4096-wide tiles) long.
+#if defined(T7_TEST_SANITIZED)
+constexpr int64_t big = 263, tall = 40009;
+const int64_t sizes[] = {1000, 32769, 100003};
+#else
+constexpr int64_t big = 1031, tall = 100003;
 const int64_t sizes[] = {1000, 32769, 100003, (int64_t(1) << 20) + 7};
+#endif
 
 } // namespace
 
@@ -208,15 +217,15 @@ AlongDim naive_along(const Tensor<T>& x, int64_t dim) {
 template <class T>
 std::vector<Tensor<T>> dim_inputs() {
     std::vector<Tensor<T>> r;
-    r.push_back(spread<T>({1031, 1021}, 21));                   // 1M elements
-    r.push_back(spread<T>({1021, 1031}, 22).t());               // transposed
-    r.push_back(spread<T>({700, 1600}, 23).narrow(1, 7, 1500)); // narrowed rows
-    r.push_back(spread<T>({100003, 3}, 24));                    // tall and thin
-    r.push_back(spread<T>({3, 100003}, 25));                    // short and wide (tiles)
-    r.push_back(spread<T>({200, 5000}, 29));                    // row blocks x tiles
-    r.push_back(spread<T>({40, 30}, 26));                       // below the grain
-    r.push_back(spread<T>({64, 129, 130}, 27));                 // 3-D
-    r.push_back(spread<T>({130, 129, 64}, 28).transpose(0, 2)); // 3-D, permuted
+    r.push_back(spread<T>({big, big - 10}, 21));                        // 1M elements
+    r.push_back(spread<T>({big - 10, big}, 22).t());                    // transposed
+    r.push_back(spread<T>({big / 2, big + 100}, 23).narrow(1, 7, big)); // narrowed rows
+    r.push_back(spread<T>({tall, 3}, 24));                              // tall and thin
+    r.push_back(spread<T>({3, tall}, 25));                              // short and wide (tiles)
+    r.push_back(spread<T>({big / 5, 5000}, 29));                        // row blocks x tiles
+    r.push_back(spread<T>({40, 30}, 26));                               // below the grain
+    r.push_back(spread<T>({64, 129, big / 8}, 27));                     // 3-D
+    r.push_back(spread<T>({big / 8, 129, 64}, 28).transpose(0, 2));     // 3-D, permuted
     return r;
 }
 
@@ -255,8 +264,9 @@ TEST_CASE_TEMPLATE("sum, mean, var, std along a dimension: the same bits at 1, 2
 
 TEST_CASE_TEMPLATE("norm and prod along a dimension, cumsum: the same bits at 1, 2, 3 threads", T,
                    float, double) {
-    const Tensor<T> x = spread<T>({1031, 1021}, 31);
-    const Tensor<T> p = near_one<T>({1031, 1021}, 32);
+    const int64_t cols = big - 10;
+    const Tensor<T> x = spread<T>({big, cols}, 31);
+    const Tensor<T> p = near_one<T>({big, cols}, 32);
     for (int64_t dim : {0, 1}) {
         CAPTURE(dim);
         const AlongDim want = naive_along(x, dim);
@@ -272,7 +282,7 @@ TEST_CASE_TEMPLATE("norm and prod along a dimension, cumsum: the same bits at 1,
             double want_p = 1;
             const int64_t len = p.size(dim);
             for (int64_t i = 0; i < len; ++i)
-                want_p *= dim == 0 ? pv[size_t(i * 1021) + o] : pv[o * 1021 + size_t(i)];
+                want_p *= dim == 0 ? pv[size_t(i * cols) + o] : pv[o * size_t(cols) + size_t(i)];
             near(pr[o], want_p, std::fabs(want_p), std::is_same_v<T, float> ? 1e-6 : 1e-12);
         }
         const Tensor<T> cs = at_threads([&] { return t7::cumsum(x, dim); });
