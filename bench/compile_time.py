@@ -8,7 +8,11 @@ printing) with tensor7 (through either header) / Eigen::Tensor / Eigen::Array, a
 20 distinct expressions, whose difference / 20 is the cost of one more distinct
 expression. Each figure is the best of --reps compilations.
 
-    bench/compile_time.py [--cxx g++] [--reps 3] [--flags "-O2"] [--only TEXT]
+tensor7's probes are compiled as its Meson dependency, tensor7.pc and CMake target
+compile them: with -DT7_PRECOMPILED (the machinery in libtensor7 is not compiled
+again); --header-only measures the headers used alone.
+
+    bench/compile_time.py [--cxx g++] [--reps 3] [--flags "-O2"] [--only TEXT] [--header-only]
 """
 import argparse, os, resource, subprocess, sys, tempfile
 
@@ -105,6 +109,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--flags", default="-O2")
     ap.add_argument("--only", default="", help="run the probes whose name contains this text")
+    ap.add_argument("--header-only", action="store_true",
+                    help="compile tensor7's probes without -DT7_PRECOMPILED")
     args = ap.parse_args()
     eigen = subprocess.run(["pkg-config", "--cflags", "eigen3"], capture_output=True, text=True,
                            check=True).stdout.split()
@@ -133,14 +139,17 @@ def main():
         ("0 expressions, Eigen::Array", eigen_program([])),
         ("20 expressions, Eigen::Array", eigen_program(EXPRS)),
     ]
+    t7_flags = flags + ([] if args.header_only else ["-DT7_PRECOMPILED"])
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"{args.cxx} {' '.join(flags)}\n(CPU seconds, best of {args.reps})")
+        print(f"{args.cxx} {' '.join(flags)}\n(tensor7's probes with {' '.join(t7_flags[len(flags):]) or 'no macro'};"
+              f" CPU seconds, best of {args.reps})")
         for name, src in probes:
             if args.only not in name:
                 continue
+            fl = t7_flags if "<t7/" in src else flags
             try:
-                best = min(cpu_seconds(args.cxx, flags, src, tmp) for _ in range(args.reps))
+                best = min(cpu_seconds(args.cxx, fl, src, tmp) for _ in range(args.reps))
             except subprocess.CalledProcessError:
                 print(f"{name:45s} did not compile", file=sys.stderr)
                 continue

@@ -38,3 +38,5 @@
 
 #include "math/factories.hpp"
 #include "math/random.hpp"
+
+#include "precompiled.hpp"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds tests/consumer as a separate Meson project that pulls tensor7 in as a
 # subproject (subprojects/tensor7 -> this repository), with default options as a
-# user would, checks that the build builds only the consumer's own targets (no
-# tensor7 tests, examples or libraries), then runs it.
+# user would, checks that the build builds only the consumer's own targets and
+# the library they link (libtensor7: no tensor7 tests, examples or CUDA
+# backend), then runs it.
 # Usage: tests/consumer/run.sh [build-dir]   (default: tests/consumer/build)
 set -euo pipefail
 
@@ -28,11 +29,13 @@ fi
 
 # What the default build compiles: only files of the consumer, none of tensor7's.
 inputs=$(ninja -C "$build" -t inputs all)
-if echo "$inputs" | grep -E '(^|/)subprojects/'; then
+if echo "$inputs" | grep -E '(^|/)subprojects/' | grep -v -E '(src/precompiled\.cpp|libtensor7\.a)'; then
     echo "consumer: FAIL: the default build compiles the tensor7 files above" >&2
     exit 1
 fi
-echo "consumer: the default build compiles only the consumer:" $inputs
+echo "$inputs" | grep -q 'libtensor7\.a' ||
+    { echo "consumer: FAIL: the consumer does not link libtensor7" >&2; exit 1; }
+echo "consumer: the default build compiles only the consumer and libtensor7:" $inputs
 
 meson compile -C "$build"
 "$build/consumer"
