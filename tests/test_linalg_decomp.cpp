@@ -1,6 +1,6 @@
-// Linear algebra (issue 6), decompositions: gesv inverse potrf potrs potri qr gels
-// against hand-computed values and their invariants; every error. svd, symeig and
-// eig: test_linalg_eig.cpp.
+// Linear algebra (issue 6), decompositions: gesv inverse potrf potrs potri
+// against hand-computed values and their invariants; every error. qr and gels:
+// test_linalg_qr.cpp; svd: test_linalg_eig.cpp; symeig, eig: test_linalg_symeig.cpp.
 #include "linalg_util.hpp"
 
 #include <algorithm>
@@ -108,53 +108,4 @@ TEST_CASE("potrf, potrs, potri") {
     CHECK_THROWS_AS(t7::potrf(A, 'X'), t7::Error);
     CHECK_THROWS_AS(t7::potrf(t7::zeros<double>(2, 3)), t7::ShapeError);
     CHECK_THROWS_AS(t7::potrs(t7::zeros<double>(3), U), t7::ShapeError);
-}
-
-TEST_CASE_TEMPLATE("qr: Q R = A, orthonormal Q, triangular R", T, float, double) {
-    const double tol = std::is_same_v<T, float> ? 1e-5 : 1e-13;
-    t7::manualSeed(8);
-    for (auto mn : {std::pair<int64_t, int64_t>{5, 3}, {3, 5}, {4, 4}, {60, 40}}) {
-        const int64_t m = mn.first, n = mn.second;
-        CAPTURE(m);
-        CAPTURE(n);
-        auto A = random_matrix<T>(m, n);
-        auto f = t7::qr(A);
-        auto Q = f.q, R = f.r;
-        const int64_t k = std::min(m, n);
-        CHECK(Q.isSize({m, k}));
-        CHECK(R.isSize({k, n}));
-        CHECK(max_diff(t7::mm(Q, R), A) < tol * 10);
-        CHECK(max_diff(t7::mm(Q.t(), Q), t7::eye<T>(k)) < tol * 10);
-        CHECK(max_diff(t7::triu(R), R) == 0);
-    }
-    // hand: a 2x2 whose first column is (3, 4): |R(0,0)| = 5
-    auto R = t7::qr(t7::tensor<T>({{3, 1}, {4, 2}})).r;
-    CHECK(std::abs(double(R(0, 0))) == doctest::Approx(5));
-    CHECK(std::abs(double(R(1, 1))) == doctest::Approx(2.0 / 5)); // |det| / 5
-    CHECK_THROWS_AS(t7::qr(t7::zeros<T>(3)), t7::ShapeError);
-}
-
-TEST_CASE("gels: least squares and minimum norm") {
-    // fit y = x0 + x1 t through (1, 1), (2, 2), (3, 2): x = (2/3, 1/2)
-    auto A = t7::tensor<double>({{1, 1}, {1, 2}, {1, 3}});
-    auto x = t7::gels(t7::tensor<double>({1, 2, 2}), A);
-    CHECK(x.isSize({2}));
-    check_close(values(x), {2.0 / 3, 0.5}, 1e-12);
-    auto X = t7::gels(t7::tensor<double>({{1, 0}, {2, 0}, {2, 0}}), A);
-    CHECK(X.isSize({2, 2}));
-    check_close(values(X), {2.0 / 3, 0, 0.5, 0}, 1e-12);
-    // underdetermined: the smallest x with x0 + x1 = 2
-    check_close(values(t7::gels(t7::tensor<double>({2}), t7::tensor<double>({{1, 1}}))), {1, 1},
-                1e-12);
-    // square: the solution
-    check_close(values(t7::gels(t7::tensor<float>({3, 5}), t7::tensor<float>({{2, 1}, {1, 3}}))),
-                {0.8, 1.4}, 1e-5);
-
-    auto msg = message_of<t7::Error>([] {
-        t7::gels(t7::tensor<double>({1, 2, 3}), t7::tensor<double>({{1, 2}, {2, 4}, {3, 6}}));
-    });
-    CHECK(msg.find("gels") != std::string::npos);
-    CHECK(msg.find("full rank") != std::string::npos);
-    CHECK_THROWS_AS(t7::gels(t7::zeros<double>(2), A), t7::ShapeError);
-    CHECK_THROWS_AS(t7::gels(t7::zeros<double>(3), t7::zeros<double>(3)), t7::ShapeError);
 }
