@@ -23,6 +23,7 @@
 #include "../tensor/tensor.hpp"
 #include "../tensor/transfer.hpp"
 #include "distributions.hpp"
+#include "normal_blocks.hpp"
 #include "philox.hpp"
 
 #include <algorithm>
@@ -223,9 +224,24 @@ struct RandomEngine<CPU> {
         };
         if (i % G != 0) partial();
         while (end - i >= G) {
-            const int64_t ng = std::min(max_groups, (end - i) / G);
-            const uint32_t* w = philox::words(key, word0 + uint64_t(i / G) * W, ng * W, scratch);
+            int64_t ng = std::min(max_groups, (end - i) / G);
+            const uint64_t wi = word0 + uint64_t(i / G) * W; // first word of group i / G
             T* o = out + (i - i0) * s;
+            // whole blocks straight into values where the distribution can (the words
+            // stay in registers); first the groups of a block the run starts inside
+            if constexpr (requires { rng::from_blocks(f, key, wi, ng, o); }) {
+                if (s == 1 && wi % 4 != 0) {
+                    ng = std::min(ng, int64_t(4 - wi % 4) / W);
+                } else if (s == 1 && ng * W >= 4) {
+                    const int64_t nb = ng * W / 4;
+                    ng = nb * 4 / W;
+                    rng::from_blocks(f, key, wi / 4, nb, streaming ? buf : o);
+                    if (streaming) stream_copy(o, buf, ng * G);
+                    i += ng * G;
+                    continue;
+                }
+            }
+            const uint32_t* w = philox::words(key, wi, ng * W, scratch);
             if (s == 1 && streaming) {
                 groups(f, w, ng, buf);
                 stream_copy(o, buf, ng * G);
