@@ -99,6 +99,9 @@ public:
             materialise();
         return b_->data;
     }
+    // The values' address without materialising: null for a pending storage.
+    // For callers that have just read pending() (one test, not two).
+    T* data_if_ready() const { return b_ ? b_->data : nullptr; }
     // The recipe of a pending storage (null otherwise), without materialising.
     const detail::PendingProducer* pending() const {
         return b_ ? b_->pending.load(std::memory_order_acquire) : nullptr;

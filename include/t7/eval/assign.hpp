@@ -226,8 +226,8 @@ void assign_checked(Tensor<T, D>& dst, const E& e, const char* op) {
     auto leaves = gather_for_assign<D>(e);
     if constexpr (std::is_same_v<D, CPU>)
         if (has_pending(leaves.data(), leaves.size())) [[unlikely]]
-            choose_fused_product(leaf_ref(dst), leaves.data(), leaves.size(),
-                                 has_integer_division<E>);
+            choose_fused_product(leaf_ref(dst), leaves.data(), gather_pending(e).data(),
+                                 leaves.size(), has_integer_division<E>);
     void (*names)(const void*) = nullptr;
     if constexpr (!std::is_same_v<D, CPU>) names = &name_devices<E>;
     void (*divisors)(const void*) = nullptr; // trees without integer division need none

@@ -182,9 +182,22 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
 }
 
 // eval/cpu/product_blocks.hpp: an assignment consuming a pending product.
+// `prod`: the recipe of the one leaf still pending.
 template <size_t N>
-void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
+                          const detail::PendingProducer& prod, AssignKernel kernel,
                           const void* expr, bool plain_copy);
+
+// The rare path of run_assign: one leaf is a pending product (eval/pending.hpp).
+template <class T, class E>
+[[gnu::noinline]] void run_product_blocks(const Tensor<T, CPU>& dst, const E& e,
+                                          const LeafRef* leaves) {
+    size_t kp = 0;
+    while (!leaves[kp].pending) ++kp;
+    const auto pend = detail::gather_pending(e);
+    drive_product_blocks<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, *pend[kp].producer,
+                                                &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
+}
 
 struct AssignEvaluator {
     // dst has the final shape, e broadcasts to it, and they do not alias harmfully.
@@ -201,8 +214,7 @@ struct AssignEvaluator {
                            bool flat) {
         if (dst.dim() == 0) return;
         if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
-            return drive_product_blocks<size_t(E::leaves) + 1>(
-                leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
+            return run_product_blocks<T>(dst, e, leaves);
         drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e,
                                             LeafOf<E, T, CPU>, flat);
     }
