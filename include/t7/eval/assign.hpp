@@ -119,27 +119,31 @@ int check_devices(const E& e, const char* op = "expression") {
     return id;
 }
 
-// Evaluates the tree `expr` into dst, given its leaf table; `flat`: dst and
-// every leaf are contiguous with dst's shape (the evaluator need not look).
+// Evaluates the tree `expr` into dst, given its leaf table; `flat`, when not
+// null: dst's own LeafRef, dst and every leaf being contiguous with dst's shape
+// (the evaluator need not look, nor build dst's LeafRef again).
 template <class T, class D>
 using RunAssign = void (*)(const Tensor<T, D>& dst, const void* expr, const LeafRef* leaves,
-                           bool flat);
+                           const LeafRef* flat);
 
 // The common case, decided from the leaf table alone: a CPU destination and
 // leaves all contiguous of one shape, none overlapping the destination except
 // as the destination itself (x = x + y). Nothing to resize, no temporary, no
-// loop plan; a contiguous destination cannot overlap itself.
+// loop plan; a contiguous destination cannot overlap itself. A leaf counts as
+// contiguous here when its strides equal the destination's: a contiguous leaf
+// with other strides on a size-1 dimension takes the general path, as correct.
 inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t n) {
-    const Shape& ds = *dst.sizes;
-    if (ds.empty() || !is_contiguous(ds, *dst.strides)) return false;
+    const Shape &ds = *dst.sizes, &dst_strides = *dst.strides;
+    if (ds.empty() || !is_contiguous(ds, dst_strides)) return false;
+    const int64_t numel = ds.numel();
     const char* dlo = static_cast<const char*>(dst.data);
-    const char* dhi = dlo + ds.numel() * dst.elem_size;
+    const char* dhi = dlo + numel * dst.elem_size;
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
-        if (t.pending || !(*t.sizes == ds) || !is_contiguous(ds, *t.strides)) return false;
+        if (t.pending || !(*t.sizes == ds) || !(*t.strides == dst_strides)) return false;
         const char* lo = static_cast<const char*>(t.data);
         if (lo == dlo && t.type == dst.type) continue; // the destination itself
-        if (lo < dhi && dlo < lo + (dhi - dlo) / dst.elem_size * t.elem_size) return false;
+        if (lo < dhi && dlo < lo + numel * t.elem_size) return false;
     }
     return true;
 }
@@ -152,9 +156,10 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign
                    const void* expr, void (*name_devices)(const void*),
                    void (*divisors)(const void*), const char* op) {
     if constexpr (std::is_same_v<D, CPU>) {
-        if (flat_and_separate(leaf_ref(dst), leaves, n)) {
+        const LeafRef d = leaf_ref(dst);
+        if (flat_and_separate(d, leaves, n)) {
             if (divisors) divisors(expr); // integer division by zero: before anything is written
-            return run(dst, expr, leaves, true);
+            return run(dst, expr, leaves, &d);
         }
     }
     int device = dst.getDevice();
@@ -181,17 +186,18 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign
         check_writable(op, dst);
     if (needs_temporary(leaf_ref(dst), leaves, n)) {
         Tensor<T, D> tmp(dst.sizes());
-        run(tmp, expr, leaves, false);
+        run(tmp, expr, leaves, nullptr);
         Evaluator<D>::run_assign(dst, as_node(tmp));
     } else {
-        run(dst, expr, leaves, false);
+        run(dst, expr, leaves, nullptr);
     }
 }
 
 // An evaluator may take the leaf table gathered for the checks (the CPU's
 // does), or gather what it needs itself.
 template <class T, class D, class E>
-void run_assign_erased(const Tensor<T, D>& dst, const void* e, const LeafRef* leaves, bool flat) {
+void run_assign_erased(const Tensor<T, D>& dst, const void* e, const LeafRef* leaves,
+                       const LeafRef* flat) {
     const E& expr = *static_cast<const E*>(e);
     if constexpr (requires { Evaluator<D>::run_assign(dst, expr, leaves, flat); })
         Evaluator<D>::run_assign(dst, expr, leaves, flat);

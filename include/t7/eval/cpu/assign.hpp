@@ -205,18 +205,22 @@ struct AssignEvaluator {
     static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
         if (dst.dim() == 0) return;
         const auto leaves = gather_leaves(e);
-        run_assign(dst, e, leaves.data(), false);
+        run_assign(dst, e, leaves.data(), nullptr);
     }
-    // The same with e's leaf table gathered by the caller; `flat`: dst and the
-    // leaves are known contiguous of one shape.
+    // The same with e's leaf table gathered by the caller; `flat`, when not
+    // null: dst's LeafRef, dst and the leaves being known contiguous of one
+    // non-empty shape and not pending (assign_leaves' common case).
     template <class T, class E>
     static void run_assign(const Tensor<T, CPU>& dst, const E& e, const LeafRef* leaves,
-                           bool flat) {
+                           const LeafRef* flat) {
+        constexpr size_t N = size_t(E::leaves) + 1;
+        if (flat)
+            return drive_assign<N>(*flat, leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>,
+                                   true);
         if (dst.dim() == 0) return;
         if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
             return run_product_blocks<T>(dst, e, leaves);
-        drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e,
-                                            LeafOf<E, T, CPU>, flat);
+        drive_assign<N>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
     }
 };
 
