@@ -257,12 +257,35 @@ void assign_node(Tensor<T, D>& dst, const E& e, const char* op = "assign") {
         assign_checked(dst, e, op);
     }
 }
+// `y = x` of one type: the leaf table is built from x itself, and x's handle
+// is copied into a Leaf only when the evaluator needs a tree (not in the flat
+// case, a memcpy: Evaluator::run_flat_copy).
+template <class T, class D>
+void run_copy_erased(const Tensor<T, D>& dst, const void* src, const LeafRef* leaves,
+                     const LeafRef* flat) {
+    if constexpr (requires { Evaluator<D>::run_flat_copy(*flat, leaves); })
+        if (flat) return Evaluator<D>::run_flat_copy(*flat, leaves);
+    const auto leaf = as_node(*static_cast<const Tensor<T, D>*>(src));
+    run_assign_erased<T, D, Leaf<T, D>>(dst, &leaf, leaves, flat);
+}
+template <class T, class D>
+void assign_tensor(Tensor<T, D>& dst, const Tensor<T, D>& src) {
+    if constexpr (std::is_same_v<D, CPU>) {
+        LeafRef leaf = leaf_ref_lazy(src);
+        if (!leaf.pending) // a pending product: the general path consumes it
+            return assign_leaves(dst, &leaf, 1, &run_copy_erased<T, D>, &src, nullptr, nullptr,
+                                 "assign");
+    }
+    assign_node(dst, as_node(src));
+}
 } // namespace detail
 
 template <class T, class D>
 template <Expression E>
 Tensor<T, D>& Tensor<T, D>::assign(const E& expr) {
-    if constexpr (is_tensor_v<E>)
+    if constexpr (std::is_same_v<E, Tensor>)
+        detail::assign_tensor(*this, expr);
+    else if constexpr (is_tensor_v<E>)
         detail::assign_node(*this, as_node(expr));
     else
         detail::assign_node(*this, expr); // no copy of the tree

@@ -222,6 +222,11 @@ struct AssignEvaluator {
             return run_product_blocks<T>(dst, e, leaves);
         drive_assign<N>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
     }
+    // `y = x` of one type, flat (as run_assign's `flat`): a memcpy, no tree needed
+    // (drive_assign's plain copy never calls the kernel).
+    static void run_flat_copy(const LeafRef& dst, const LeafRef* leaves) {
+        drive_assign<2>(dst, leaves, nullptr, nullptr, true, true);
+    }
 };
 
 } // namespace cpu
