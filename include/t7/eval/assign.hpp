@@ -150,18 +150,13 @@ inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t 
 
 // Everything of an assignment but the evaluation itself, compiled once per
 // element type and device: device and shape checks, resizing an empty
-// destination, the aliasing temporary. `run` evaluates the tree.
+// destination, the aliasing temporary. `run` evaluates the tree. (The general
+// case, out of line: the common flat case, assign_leaves, stays small.)
 template <class T, class D>
-void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign<T, D> run,
-                   const void* expr, void (*name_devices)(const void*),
-                   void (*divisors)(const void*), const char* op) {
-    if constexpr (std::is_same_v<D, CPU>) {
-        const LeafRef d = leaf_ref(dst);
-        if (flat_and_separate(d, leaves, n)) {
-            if (divisors) divisors(expr); // integer division by zero: before anything is written
-            return run(dst, expr, leaves, &d);
-        }
-    }
+[[gnu::noinline]] void assign_leaves_general(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
+                                             RunAssign<T, D> run, const void* expr,
+                                             void (*name_devices)(const void*),
+                                             void (*divisors)(const void*), const char* op) {
     int device = dst.getDevice();
     if constexpr (!std::is_same_v<D, CPU>) { // the CPU has one device
         if (n > 0) {
@@ -191,6 +186,19 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign
     } else {
         run(dst, expr, leaves, nullptr);
     }
+}
+template <class T, class D>
+void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign<T, D> run,
+                   const void* expr, void (*name_devices)(const void*),
+                   void (*divisors)(const void*), const char* op) {
+    if constexpr (std::is_same_v<D, CPU>) {
+        const LeafRef d = leaf_ref(dst);
+        if (flat_and_separate(d, leaves, n)) {
+            if (divisors) divisors(expr); // integer division by zero: before anything is written
+            return run(dst, expr, leaves, &d);
+        }
+    }
+    assign_leaves_general(dst, leaves, n, run, expr, name_devices, divisors, op);
 }
 
 // An evaluator may take the leaf table gathered for the checks (the CPU's

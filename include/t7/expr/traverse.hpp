@@ -81,7 +81,7 @@ inline constexpr char type_tag = 0;
 // Reading data() materialises a pending storage: every path but the fused CPU
 // assignment sees values.
 template <class T, class D>
-LeafRef leaf_ref(const Tensor<T, D>& t) {
+T7_INLINE LeafRef leaf_ref(const Tensor<T, D>& t) {
     return {t.data(), &t.sizes(), &t.strides(), &type_tag<T>, int(sizeof(T)), t.getDevice()};
 }
 

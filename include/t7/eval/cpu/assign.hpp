@@ -101,6 +101,26 @@ void assign_kernel(const void* expr, const AssignRun& r) {
     assign_run<E>(static_cast<T*>(r.out), r.out_stride, b, r.n, r.kind);
 }
 
+// Elements [begin, end) of a flat assignment (drive_assign): one unit-stride
+// run, or a memcpy for a plain copy.
+template <size_t N>
+T7_INLINE void flat_range(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                          const void* expr, bool plain_copy, int64_t begin, int64_t end) {
+    char* out = static_cast<char*>(const_cast<void*>(dst.data)) + begin * dst.elem_size;
+    std::array<const void*, N> in;
+    for (size_t k = 0; k + 1 < N; ++k)
+        in[k] = static_cast<const char*>(leaves[k].data) + begin * leaves[k].elem_size;
+    if constexpr (N == 2) {
+        if (plain_copy) { // never overlapping: x = x is the one alias that gets here
+            if (out != in[0]) std::memcpy(out, in[0], size_t(end - begin) * dst.elem_size);
+            return;
+        }
+    }
+    std::array<int64_t, N> ones;
+    ones.fill(1);
+    kernel(expr, AssignRun{out, 1, in.data(), ones.data(), end - begin, RunKind::unit_packets});
+}
+
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1
 // the leaves, which broadcast to it and do not alias it harmfully.
 // `plain_copy`: the tree is one leaf of the destination's type, so a flat
@@ -120,28 +140,12 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
             flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
     }
     if (flat) {
-        std::array<int64_t, N> ones;
-        ones.fill(1);
         const int64_t numel = shape.numel();
-        auto range = [&](int64_t begin, int64_t end) {
-            std::array<const void*, N> in;
-            for (size_t k = 0; k + 1 < N; ++k)
-                in[k] = static_cast<const char*>(leaves[k].data) + begin * leaves[k].elem_size;
-            if constexpr (N == 2) {
-                if (plain_copy) { // never overlapping: x = x is the one alias that gets here
-                    char* to = out + begin * dst.elem_size;
-                    if (to != in[0]) std::memcpy(to, in[0], size_t(end - begin) * dst.elem_size);
-                    return;
-                }
-            }
-            kernel(expr, AssignRun{out + begin * dst.elem_size, 1, in.data(), ones.data(),
-                                   end - begin, RunKind::unit_packets});
-        };
-        if (numel < iter::parallel_grain)
-            range(0, numel);
-        else
-            iter::parallel_for(numel, iter::parallel_grain,
-                               [&](int64_t b, int64_t e, int64_t) { range(b, e); });
+        if (numel < iter::parallel_grain) // one call, inlined here: no lambda, no thread team
+            return flat_range<N>(dst, leaves, kernel, expr, plain_copy, 0, numel);
+        iter::parallel_for(numel, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t) {
+            flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
+        });
         return;
     }
 
