@@ -138,9 +138,14 @@ inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t 
     const int64_t numel = ds.numel();
     const char* dlo = static_cast<const char*>(dst.data);
     const char* dhi = dlo + numel * dst.elem_size;
+    const size_t rank = ds.size();
+    const int64_t *dsz = ds.data(), *dst_st = dst_strides.data();
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
-        if (t.pending || !(*t.sizes == ds) || !(*t.strides == dst_strides)) return false;
+        if (t.pending || t.sizes->size() != rank) return false;
+        const int64_t *sz = t.sizes->data(), *st = t.strides->data();
+        for (size_t d = 0; d < rank; ++d) // sizes and strides in one pass
+            if (sz[d] != dsz[d] || st[d] != dst_st[d]) return false;
         const char* lo = static_cast<const char*>(t.data);
         if (lo == dlo && t.type == dst.type) continue; // the destination itself
         if (lo < dhi && dlo < lo + numel * t.elem_size) return false;
