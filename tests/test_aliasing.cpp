@@ -93,3 +93,45 @@ TEST_CASE("copy() of an overlapping view") {
     x.narrow(0, 2, 4).copy(x.narrow(0, 0, 4));
     CHECK(values(x) == std::vector<double>{1, 2, 1, 2, 3, 4});
 }
+
+TEST_CASE("y = x between tensors of one type: overlap, layouts, broadcast, self, errors") {
+    // The tensor-to-tensor assignment builds its leaf table from x directly
+    // (no expression node); every check of the general path still applies.
+    auto x = iota({10});
+    x.narrow(0, 1, 9) = x.narrow(0, 0, 9); // forward overlap: a temporary
+    CHECK(values(x) == std::vector<double>{1, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+    auto y = iota({10});
+    y.narrow(0, 0, 9) = y.narrow(0, 1, 9); // backward overlap
+    CHECK(values(y) == std::vector<double>{2, 3, 4, 5, 6, 7, 8, 9, 10, 10});
+
+    auto m = iota({2, 3});
+    t7::DoubleTensor t(3, 2);
+    const void* tmem = t.data();
+    t = m.t(); // a strided source into a contiguous destination
+    CHECK(t.data() == tmem);
+    CHECK(values(t) == std::vector<double>{1, 4, 2, 5, 3, 6});
+    t7::DoubleTensor e; // an empty destination is allocated, contiguous
+    e = m.t();
+    CHECK(e.sizes() == t7::Shape{3, 2});
+    CHECK(e.isContiguous());
+    CHECK(e.storage() != m.storage());
+    CHECK(values(e) == std::vector<double>{1, 4, 2, 5, 3, 6});
+    t7::DoubleTensor r(2, 3); // a 1-D source broadcast over the rows
+    r = iota({3}, 7);
+    CHECK(values(r) == std::vector<double>{7, 8, 9, 7, 8, 9});
+
+    auto& same = m; // self-assignment leaves the values and the memory as they are
+    const void* mmem = m.data();
+    m = same;
+    CHECK(m.data() == mmem);
+    CHECK(values(m) == std::vector<double>{1, 2, 3, 4, 5, 6});
+
+    t7::DoubleTensor bad(4);
+    bad.fill(7);
+    CHECK_THROWS_AS(bad = m, t7::ShapeError); // nothing written
+    CHECK(values(bad) == std::vector<double>(4, 7));
+    t7::DoubleTensor wide(2, 3);
+    wide.fill(7);
+    auto ex = iota({3}).view(1, 3).expand(2, 3); // overlaps itself: not writable
+    CHECK_THROWS_AS(ex = wide, t7::ShapeError);
+}

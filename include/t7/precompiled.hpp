@@ -37,7 +37,8 @@ namespace cpu {
 #define T7_DRIVE_N(N)                                                                              \
     T7_INSTANTIATION void drive_assign<N>(const LeafRef&, const LeafRef*, AssignKernel,            \
                                           const void*, bool, bool);                                \
-    T7_INSTANTIATION void drive_product_blocks<N>(const LeafRef&, const LeafRef*, AssignKernel,    \
+    T7_INSTANTIATION void drive_product_blocks<N>(const LeafRef&, const LeafRef*,                  \
+                                                  const detail::PendingProducer&, AssignKernel,    \
                                                   const void*, bool);
 T7_DRIVE_N(2) T7_DRIVE_N(3) T7_DRIVE_N(4) T7_DRIVE_N(5) T7_DRIVE_N(6) T7_DRIVE_N(7) T7_DRIVE_N(8)
 #undef T7_DRIVE_N
@@ -56,9 +57,10 @@ T7_REDUCE(red::max, double, 1) T7_REDUCE(red::min, double, 1)
 #undef T7_REDUCE
 } // namespace cpu
 
-// Per CPU element type: the checks of an assignment, allocation, narrow, printing.
+// Per CPU element type: the general checks of an assignment (the flat case stays
+// inline), allocation, narrow, printing.
 #define T7_PER_TYPE(T)                                                                             \
-    T7_INSTANTIATION void detail::assign_leaves<T, CPU>(                                           \
+    T7_INSTANTIATION void detail::assign_leaves_general<T, CPU>(                                   \
         Tensor<T, CPU>&, const LeafRef*, size_t, detail::RunAssign<T, CPU>, const void*,           \
         void (*)(const void*), void (*)(const void*), const char*);                                \
     T7_INSTANTIATION void Tensor<T, CPU>::allocate(const Shape&, const Shape&);                    \

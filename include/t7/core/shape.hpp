@@ -29,10 +29,8 @@ public:
     // Copies construct the inline buffer straight from the source's (no zeroing
     // first): handles are copied on every expression, so this is a hot path.
     Shape(const Shape& o) : inline_(o.inline_), size_(o.size_) {
-        if (o.data_ != o.inline_.data()) {
-            size_ = 0;
-            assign(o.begin(), o.end());
-        }
+        if (o.data_ != o.inline_.data()) [[unlikely]]
+            copy_heap(o);
     }
     Shape(Shape&& o) noexcept : inline_(o.inline_), size_(o.size_) {
         if (o.data_ != o.inline_.data()) {
@@ -120,6 +118,12 @@ public:
     }
 
 private:
+    // A copy of more than inline_capacity entries, out of line: the inline
+    // copy above stays small enough to inline into a Tensor's copy.
+    [[gnu::noinline]] void copy_heap(const Shape& o) {
+        size_ = 0;
+        assign(o.begin(), o.end());
+    }
     template <class It>
     void assign(It first, It last) {
         size_t n = size_t(std::distance(first, last));

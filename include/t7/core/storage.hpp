@@ -99,6 +99,9 @@ public:
             materialise();
         return b_->data;
     }
+    // The values' address without materialising: null for a pending storage.
+    // For callers that have just read pending() (one test, not two).
+    T* data_if_ready() const { return b_ ? b_->data : nullptr; }
     // The recipe of a pending storage (null otherwise), without materialising.
     const detail::PendingProducer* pending() const {
         return b_ ? b_->pending.load(std::memory_order_acquire) : nullptr;
@@ -206,12 +209,16 @@ private:
         if (b_) b_->refs.fetch_add(1, std::memory_order_relaxed);
     }
     void release() {
-        if (b_ && b_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            delete b_->pending.load(std::memory_order_relaxed); // a recipe never run
-            free_data();
-            delete b_;
-        }
+        if (b_ && b_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]]
+            destroy();
         b_ = nullptr;
+    }
+    // The last handle's release, out of line: release() inlines into handles'
+    // destructors, which every expression leaf runs.
+    [[gnu::noinline]] void destroy() {
+        delete b_->pending.load(std::memory_order_relaxed); // a recipe never run
+        free_data();
+        delete b_;
     }
 
     Block* b_ = nullptr;

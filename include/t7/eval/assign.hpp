@@ -119,44 +119,49 @@ int check_devices(const E& e, const char* op = "expression") {
     return id;
 }
 
-// Evaluates the tree `expr` into dst, given its leaf table; `flat`: dst and
-// every leaf are contiguous with dst's shape (the evaluator need not look).
+// Evaluates the tree `expr` into dst, given its leaf table; `flat`, when not
+// null: dst's own LeafRef, dst and every leaf being contiguous with dst's shape
+// (the evaluator need not look, nor build dst's LeafRef again).
 template <class T, class D>
 using RunAssign = void (*)(const Tensor<T, D>& dst, const void* expr, const LeafRef* leaves,
-                           bool flat);
+                           const LeafRef* flat);
 
 // The common case, decided from the leaf table alone: a CPU destination and
 // leaves all contiguous of one shape, none overlapping the destination except
 // as the destination itself (x = x + y). Nothing to resize, no temporary, no
-// loop plan; a contiguous destination cannot overlap itself.
+// loop plan; a contiguous destination cannot overlap itself. A leaf counts as
+// contiguous here when its strides equal the destination's: a contiguous leaf
+// with other strides on a size-1 dimension takes the general path, as correct.
 inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t n) {
-    const Shape& ds = *dst.sizes;
-    if (ds.empty() || !is_contiguous(ds, *dst.strides)) return false;
+    const Shape &ds = *dst.sizes, &dst_strides = *dst.strides;
+    if (ds.empty() || !is_contiguous(ds, dst_strides)) return false;
+    const int64_t numel = ds.numel();
     const char* dlo = static_cast<const char*>(dst.data);
-    const char* dhi = dlo + ds.numel() * dst.elem_size;
+    const char* dhi = dlo + numel * dst.elem_size;
+    const size_t rank = ds.size();
+    const int64_t *dsz = ds.data(), *dst_st = dst_strides.data();
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
-        if (t.pending || !(*t.sizes == ds) || !is_contiguous(ds, *t.strides)) return false;
+        if (t.pending || t.sizes->size() != rank) return false;
+        const int64_t *sz = t.sizes->data(), *st = t.strides->data();
+        for (size_t d = 0; d < rank; ++d) // sizes and strides in one pass
+            if (sz[d] != dsz[d] || st[d] != dst_st[d]) return false;
         const char* lo = static_cast<const char*>(t.data);
         if (lo == dlo && t.type == dst.type) continue; // the destination itself
-        if (lo < dhi && dlo < lo + (dhi - dlo) / dst.elem_size * t.elem_size) return false;
+        if (lo < dhi && dlo < lo + numel * t.elem_size) return false;
     }
     return true;
 }
 
 // Everything of an assignment but the evaluation itself, compiled once per
 // element type and device: device and shape checks, resizing an empty
-// destination, the aliasing temporary. `run` evaluates the tree.
+// destination, the aliasing temporary. `run` evaluates the tree. (The general
+// case, out of line: the common flat case, assign_leaves, stays small.)
 template <class T, class D>
-void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign<T, D> run,
-                   const void* expr, void (*name_devices)(const void*),
-                   void (*divisors)(const void*), const char* op) {
-    if constexpr (std::is_same_v<D, CPU>) {
-        if (flat_and_separate(leaf_ref(dst), leaves, n)) {
-            if (divisors) divisors(expr); // integer division by zero: before anything is written
-            return run(dst, expr, leaves, true);
-        }
-    }
+[[gnu::noinline]] void assign_leaves_general(Tensor<T, D>& dst, const LeafRef* leaves, size_t n,
+                                             RunAssign<T, D> run, const void* expr,
+                                             void (*name_devices)(const void*),
+                                             void (*divisors)(const void*), const char* op) {
     int device = dst.getDevice();
     if constexpr (!std::is_same_v<D, CPU>) { // the CPU has one device
         if (n > 0) {
@@ -181,17 +186,31 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign
         check_writable(op, dst);
     if (needs_temporary(leaf_ref(dst), leaves, n)) {
         Tensor<T, D> tmp(dst.sizes());
-        run(tmp, expr, leaves, false);
+        run(tmp, expr, leaves, nullptr);
         Evaluator<D>::run_assign(dst, as_node(tmp));
     } else {
-        run(dst, expr, leaves, false);
+        run(dst, expr, leaves, nullptr);
     }
+}
+template <class T, class D>
+void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign<T, D> run,
+                   const void* expr, void (*name_devices)(const void*),
+                   void (*divisors)(const void*), const char* op) {
+    if constexpr (std::is_same_v<D, CPU>) {
+        const LeafRef d = leaf_ref(dst);
+        if (flat_and_separate(d, leaves, n)) {
+            if (divisors) divisors(expr); // integer division by zero: before anything is written
+            return run(dst, expr, leaves, &d);
+        }
+    }
+    assign_leaves_general(dst, leaves, n, run, expr, name_devices, divisors, op);
 }
 
 // An evaluator may take the leaf table gathered for the checks (the CPU's
 // does), or gather what it needs itself.
 template <class T, class D, class E>
-void run_assign_erased(const Tensor<T, D>& dst, const void* e, const LeafRef* leaves, bool flat) {
+void run_assign_erased(const Tensor<T, D>& dst, const void* e, const LeafRef* leaves,
+                       const LeafRef* flat) {
     const E& expr = *static_cast<const E*>(e);
     if constexpr (requires { Evaluator<D>::run_assign(dst, expr, leaves, flat); })
         Evaluator<D>::run_assign(dst, expr, leaves, flat);
@@ -226,8 +245,8 @@ void assign_checked(Tensor<T, D>& dst, const E& e, const char* op) {
     auto leaves = gather_for_assign<D>(e);
     if constexpr (std::is_same_v<D, CPU>)
         if (has_pending(leaves.data(), leaves.size())) [[unlikely]]
-            choose_fused_product(leaf_ref(dst), leaves.data(), leaves.size(),
-                                 has_integer_division<E>);
+            choose_fused_product(leaf_ref(dst), leaves.data(), gather_pending(e).data(),
+                                 leaves.size(), has_integer_division<E>);
     void (*names)(const void*) = nullptr;
     if constexpr (!std::is_same_v<D, CPU>) names = &name_devices<E>;
     void (*divisors)(const void*) = nullptr; // trees without integer division need none
@@ -251,12 +270,35 @@ void assign_node(Tensor<T, D>& dst, const E& e, const char* op = "assign") {
         assign_checked(dst, e, op);
     }
 }
+// `y = x` of one type: the leaf table is built from x itself, and x's handle
+// is copied into a Leaf only when the evaluator needs a tree (not in the flat
+// case, a memcpy: Evaluator::run_flat_copy).
+template <class T, class D>
+void run_copy_erased(const Tensor<T, D>& dst, const void* src, const LeafRef* leaves,
+                     const LeafRef* flat) {
+    if constexpr (requires { Evaluator<D>::run_flat_copy(*flat, leaves); })
+        if (flat) return Evaluator<D>::run_flat_copy(*flat, leaves);
+    const auto leaf = as_node(*static_cast<const Tensor<T, D>*>(src));
+    run_assign_erased<T, D, Leaf<T, D>>(dst, &leaf, leaves, flat);
+}
+template <class T, class D>
+void assign_tensor(Tensor<T, D>& dst, const Tensor<T, D>& src) {
+    if constexpr (std::is_same_v<D, CPU>) {
+        LeafRef leaf = leaf_ref_lazy(src);
+        if (!leaf.pending) // a pending product: the general path consumes it
+            return assign_leaves(dst, &leaf, 1, &run_copy_erased<T, D>, &src, nullptr, nullptr,
+                                 "assign");
+    }
+    assign_node(dst, as_node(src));
+}
 } // namespace detail
 
 template <class T, class D>
 template <Expression E>
 Tensor<T, D>& Tensor<T, D>::assign(const E& expr) {
-    if constexpr (is_tensor_v<E>)
+    if constexpr (std::is_same_v<E, Tensor>)
+        detail::assign_tensor(*this, expr);
+    else if constexpr (is_tensor_v<E>)
         detail::assign_node(*this, as_node(expr));
     else
         detail::assign_node(*this, expr); // no copy of the tree

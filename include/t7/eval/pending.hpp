@@ -13,34 +13,36 @@ namespace t7::detail {
 // laid out (2-D, offset 0, row-major contiguous) of exactly the assignment's
 // shape, whose recipe neither reads the destination nor is shared with another
 // leaf (materialising that one would free the recipe).
-inline bool fusable_product(const LeafRef& dst, const LeafRef* leaves, size_t n, size_t k,
-                            const Shape& target) {
+inline bool fusable_product(const LeafRef& dst, const LeafRef* leaves, const PendingLeaf* pend,
+                            size_t n, size_t k, const Shape& target) {
     const LeafRef& t = leaves[k];
     const Shape &s = *t.sizes, &st = *t.strides;
-    if (s.size() != 2 || !(s == target) || t.offset != 0) return false;
+    if (s.size() != 2 || !(s == target) || pend[k].offset != 0) return false;
     if (!(st[1] == 1 || s[1] == 1) || !(st[0] == s[1] || s[0] == 1)) return false;
     for (size_t j = 0; j < n; ++j)
-        if (j != k && leaves[j].pending == t.pending) return false;
+        if (j != k && pend[j].producer == pend[k].producer) return false;
     if (dst.sizes->empty()) return true; // a fresh destination is allocated after
     const char* lo = static_cast<const char*>(dst.data);
     int64_t last = 0;
     for (size_t d = 0; d < dst.sizes->size(); ++d)
         last += ((*dst.sizes)[d] - 1) * (*dst.strides)[d];
-    return !t.pending->reads(lo, lo + (last + 1) * dst.elem_size);
+    return !pend[k].producer->reads(lo, lo + (last + 1) * dst.elem_size);
 }
 
 // Keeps at most one pending leaf pending (one fusable_product accepts) and
 // materialises the others; `no_fusion` materialises them all (a tree whose
-// checks read the values, such as integer division's divisor check).
-inline void choose_fused_product(const LeafRef& dst, LeafRef* leaves, size_t n, bool no_fusion) {
+// checks read the values, such as integer division's divisor check). `pend`:
+// the tree's gather_pending.
+inline void choose_fused_product(const LeafRef& dst, LeafRef* leaves, const PendingLeaf* pend,
+                                 size_t n, bool no_fusion) {
     size_t pick = n;
     if (!no_fusion) {
         const Shape target = dst.sizes->empty() ? broadcast_shape(leaves, n, "assign") : *dst.sizes;
         for (size_t k = 0; k < n && pick == n; ++k)
-            if (leaves[k].pending && fusable_product(dst, leaves, n, k, target)) pick = k;
+            if (leaves[k].pending && fusable_product(dst, leaves, pend, n, k, target)) pick = k;
     }
     for (size_t k = 0; k < n; ++k)
-        if (k != pick && leaves[k].pending) materialise_pending(leaves + k, 1);
+        if (k != pick && leaves[k].pending) materialise_pending(leaves[k], pend[k]);
 }
 
 } // namespace t7::detail

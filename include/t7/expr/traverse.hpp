@@ -69,13 +69,11 @@ struct LeafRef {
     const void* type; // &type_tag<T>: the element type's identity
     int elem_size;
     int device;
-    // A pending product (core/pending.hpp) gathered by gather_leaves_lazy:
-    // data is then null, and materialise(tensor) returns it after running the
-    // recipe. Null for every other leaf, and for every leaf of gather_leaves.
-    const detail::PendingProducer* pending = nullptr;
-    int64_t offset = 0; // the tensor's storage offset (read when pending)
-    const void* tensor = nullptr;
-    const void* (*materialise)(const void* tensor) = nullptr;
+    // A pending product (core/pending.hpp) gathered by gather_leaves_lazy: data
+    // is then null. Its recipe is looked up from the tree (gather_pending) only
+    // when some leaf has this flag: the table every assignment copies and
+    // scans stays small. False for every leaf of gather_leaves.
+    bool pending = false;
 };
 template <class T>
 inline constexpr char type_tag = 0;
@@ -83,7 +81,7 @@ inline constexpr char type_tag = 0;
 // Reading data() materialises a pending storage: every path but the fused CPU
 // assignment sees values.
 template <class T, class D>
-LeafRef leaf_ref(const Tensor<T, D>& t) {
+T7_INLINE LeafRef leaf_ref(const Tensor<T, D>& t) {
     return {t.data(), &t.sizes(), &t.strides(), &type_tag<T>, int(sizeof(T)), t.getDevice()};
 }
 
@@ -98,22 +96,25 @@ std::array<LeafRef, size_t(E::leaves)> gather_leaves(const E& e) {
 
 namespace detail {
 
-// leaf_ref leaving a pending storage pending (for the CPU assignment only);
-// tensor_data is its way to materialise it later.
-template <class T, class D>
-const void* tensor_data(const void* t) {
-    return static_cast<const Tensor<T, D>*>(t)->data();
-}
+// leaf_ref leaving a pending storage pending (for the CPU assignment only). The
+// storage's pending pointer is read once, and the values' address without a
+// second test (Storage::data() would test it again, out of line).
 template <class T, class D>
 LeafRef leaf_ref_lazy(const Tensor<T, D>& t) {
-    if (const detail::PendingProducer* p = t.storage().pending()) [[unlikely]]
-        return {nullptr, &t.sizes(), &t.strides(),      &type_tag<T>, int(sizeof(T)),
-                0,       p,          t.storageOffset(), &t,           &tensor_data<T, D>};
-    return leaf_ref(t);
+    const Storage<T, D>& s = t.storage();
+    const bool pending = s.pending() != nullptr;
+    T* p = pending ? nullptr : s.data_if_ready();
+    return {p ? p + t.storageOffset() : nullptr,
+            &t.sizes(),
+            &t.strides(),
+            &type_tag<T>,
+            int(sizeof(T)),
+            s.device(),
+            pending};
 }
 
 // gather_leaves leaving pending products pending: the caller either consumes them
-// (eval/cpu/product_blocks.hpp) or calls materialise_pending.
+// (eval/cpu/product_blocks.hpp) or materialises them (eval/pending.hpp).
 template <class E>
 std::array<LeafRef, size_t(E::leaves)> gather_leaves_lazy(const E& e) {
     std::array<LeafRef, size_t(E::leaves)> refs;
@@ -126,12 +127,39 @@ inline bool has_pending(const LeafRef* leaves, size_t n) {
         if (leaves[k].pending) return true;
     return false;
 }
-inline void materialise_pending(LeafRef* leaves, size_t n) {
-    for (size_t k = 0; k < n; ++k)
-        if (leaves[k].pending) {
-            leaves[k].data = leaves[k].materialise(leaves[k].tensor);
-            leaves[k].pending = nullptr;
-        }
+
+// What the rare path needs of a pending leaf, beside its LeafRef: the recipe,
+// the tensor's storage offset, and how to materialise it (returns data()).
+struct PendingLeaf {
+    const PendingProducer* producer = nullptr; // null: the leaf is not pending
+    int64_t offset = 0;
+    const void* tensor = nullptr;
+    const void* (*materialise)(const void* tensor) = nullptr;
+};
+template <class T, class D>
+const void* tensor_data(const void* t) {
+    return static_cast<const Tensor<T, D>*>(t)->data();
+}
+// The side table of e's pending leaves, numbered as gather_leaves_lazy's.
+template <class E>
+std::array<PendingLeaf, size_t(E::leaves)> gather_pending(const E& e) {
+    std::array<PendingLeaf, size_t(E::leaves)> pend;
+    size_t k = 0;
+    for_each_leaf(e, [&](const auto& leaf) {
+        using L = std::remove_cvref_t<decltype(leaf)>;
+        using T = typename L::value_type;
+        using D = typename L::device_type;
+        const Tensor<T, D>& t = leaf.tensor();
+        if (const PendingProducer* p = t.storage().pending())
+            pend[k] = {p, t.storageOffset(), &t, &tensor_data<T, D>};
+        ++k;
+    });
+    return pend;
+}
+// Runs leaf k's recipe (if still pending) and points its LeafRef at the values.
+inline void materialise_pending(LeafRef& leaf, const PendingLeaf& p) {
+    leaf.data = p.materialise(p.tensor);
+    leaf.pending = false;
 }
 
 // The broadcast shape of n leaves (empty for none, or for empty tensors only).

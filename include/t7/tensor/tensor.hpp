@@ -80,7 +80,10 @@ public:
     int64_t numel() const { return nElement(); }
     const Storage<T, D>& storage() const { return storage_; }
     int64_t storageOffset() const { return offset_; }
-    T* data() const { return storage_.data() ? storage_.data() + offset_ : nullptr; }
+    T* data() const {
+        T* p = storage_.data(); // one test of a pending storage, not two
+        return p ? p + offset_ : nullptr;
+    }
     int getDevice() const { return storage_.device(); }
     // False when the memory belongs to the caller (t7::fromBlob, t7::fromEigen,
     // Storage::wrap): it is never freed or resized here.

@@ -101,6 +101,26 @@ void assign_kernel(const void* expr, const AssignRun& r) {
     assign_run<E>(static_cast<T*>(r.out), r.out_stride, b, r.n, r.kind);
 }
 
+// Elements [begin, end) of a flat assignment (drive_assign): one unit-stride
+// run, or a memcpy for a plain copy.
+template <size_t N>
+T7_INLINE void flat_range(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                          const void* expr, bool plain_copy, int64_t begin, int64_t end) {
+    char* out = static_cast<char*>(const_cast<void*>(dst.data)) + begin * dst.elem_size;
+    std::array<const void*, N> in;
+    for (size_t k = 0; k + 1 < N; ++k)
+        in[k] = static_cast<const char*>(leaves[k].data) + begin * leaves[k].elem_size;
+    if constexpr (N == 2) {
+        if (plain_copy) { // never overlapping: x = x is the one alias that gets here
+            if (out != in[0]) std::memcpy(out, in[0], size_t(end - begin) * dst.elem_size);
+            return;
+        }
+    }
+    std::array<int64_t, N> ones;
+    ones.fill(1);
+    kernel(expr, AssignRun{out, 1, in.data(), ones.data(), end - begin, RunKind::unit_packets});
+}
+
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1
 // the leaves, which broadcast to it and do not alias it harmfully.
 // `plain_copy`: the tree is one leaf of the destination's type, so a flat
@@ -120,28 +140,12 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
             flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
     }
     if (flat) {
-        std::array<int64_t, N> ones;
-        ones.fill(1);
         const int64_t numel = shape.numel();
-        auto range = [&](int64_t begin, int64_t end) {
-            std::array<const void*, N> in;
-            for (size_t k = 0; k + 1 < N; ++k)
-                in[k] = static_cast<const char*>(leaves[k].data) + begin * leaves[k].elem_size;
-            if constexpr (N == 2) {
-                if (plain_copy) { // never overlapping: x = x is the one alias that gets here
-                    char* to = out + begin * dst.elem_size;
-                    if (to != in[0]) std::memcpy(to, in[0], size_t(end - begin) * dst.elem_size);
-                    return;
-                }
-            }
-            kernel(expr, AssignRun{out + begin * dst.elem_size, 1, in.data(), ones.data(),
-                                   end - begin, RunKind::unit_packets});
-        };
-        if (numel < iter::parallel_grain)
-            range(0, numel);
-        else
-            iter::parallel_for(numel, iter::parallel_grain,
-                               [&](int64_t b, int64_t e, int64_t) { range(b, e); });
+        if (numel < iter::parallel_grain) // one call, inlined here: no lambda, no thread team
+            return flat_range<N>(dst, leaves, kernel, expr, plain_copy, 0, numel);
+        iter::parallel_for(numel, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t) {
+            flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
+        });
         return;
     }
 
@@ -182,9 +186,22 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
 }
 
 // eval/cpu/product_blocks.hpp: an assignment consuming a pending product.
+// `prod`: the recipe of the one leaf still pending.
 template <size_t N>
-void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
+                          const detail::PendingProducer& prod, AssignKernel kernel,
                           const void* expr, bool plain_copy);
+
+// The rare path of run_assign: one leaf is a pending product (eval/pending.hpp).
+template <class T, class E>
+[[gnu::noinline]] void run_product_blocks(const Tensor<T, CPU>& dst, const E& e,
+                                          const LeafRef* leaves) {
+    size_t kp = 0;
+    while (!leaves[kp].pending) ++kp;
+    const auto pend = detail::gather_pending(e);
+    drive_product_blocks<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, *pend[kp].producer,
+                                                &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
+}
 
 struct AssignEvaluator {
     // dst has the final shape, e broadcasts to it, and they do not alias harmfully.
@@ -192,19 +209,27 @@ struct AssignEvaluator {
     static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
         if (dst.dim() == 0) return;
         const auto leaves = gather_leaves(e);
-        run_assign(dst, e, leaves.data(), false);
+        run_assign(dst, e, leaves.data(), nullptr);
     }
-    // The same with e's leaf table gathered by the caller; `flat`: dst and the
-    // leaves are known contiguous of one shape.
+    // The same with e's leaf table gathered by the caller; `flat`, when not
+    // null: dst's LeafRef, dst and the leaves being known contiguous of one
+    // non-empty shape and not pending (assign_leaves' common case).
     template <class T, class E>
     static void run_assign(const Tensor<T, CPU>& dst, const E& e, const LeafRef* leaves,
-                           bool flat) {
+                           const LeafRef* flat) {
+        constexpr size_t N = size_t(E::leaves) + 1;
+        if (flat)
+            return drive_assign<N>(*flat, leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>,
+                                   true);
         if (dst.dim() == 0) return;
         if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
-            return drive_product_blocks<size_t(E::leaves) + 1>(
-                leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
-        drive_assign<size_t(E::leaves) + 1>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e,
-                                            LeafOf<E, T, CPU>, flat);
+            return run_product_blocks<T>(dst, e, leaves);
+        drive_assign<N>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
+    }
+    // `y = x` of one type, flat (as run_assign's `flat`): a memcpy, no tree needed
+    // (drive_assign's plain copy never calls the kernel).
+    static void run_flat_copy(const LeafRef& dst, const LeafRef* leaves) {
+        drive_assign<2>(dst, leaves, nullptr, nullptr, true, true);
     }
 };
 

@@ -40,12 +40,12 @@ inline char* panel_buffer(size_t bytes) {
 }
 
 template <size_t N>
-void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
+                          const detail::PendingProducer& prod, AssignKernel kernel,
                           const void* expr, bool plain_copy) {
     constexpr size_t L = N - 1;
     size_t kp = 0;
     while (!leaves[kp].pending) ++kp;
-    const detail::PendingProducer& prod = *leaves[kp].pending;
     const Shape& shape = *dst.sizes;
     const int64_t m = shape[0], p = shape[1], ds0 = (*dst.strides)[0], ds1 = (*dst.strides)[1];
     char* out = static_cast<char*>(const_cast<void*>(dst.data));
