@@ -99,8 +99,11 @@ T7_HOST_DEVICE T7_INLINE void box_muller_f32(uint32_t w0, uint32_t w1, float& z0
     const float lg = std::fma(fe, 0.693359375f, x + y); // log(u1) < 0
     // r = sqrt(-2 log(u1)) by Newton steps on 1/sqrt from the bit-trick estimate (the
     // library sqrt may set errno, which keeps compilers from vectorising the loop)
-    const float r2 = -2.0f * lg; // in [6e-8, 36]: a normal float
-    float ri = bits_float(0x5f375a86 - (float_bits(r2) >> 1));
+    // r2 is in [6e-8, 36], or a tiny negative value where the polynomial rounds
+    // log(u1) up to a positive for u1 near 1: the estimate's subtraction wraps as
+    // the vector code's does (unsigned: no overflow), and r comes out near 0.
+    const float r2 = -2.0f * lg;
+    float ri = bits_float(int32_t(0x5f375a86u - uint32_t(float_bits(r2) >> 1)));
     const float h = 0.5f * r2;
     ri = ri * std::fma(-h * ri, ri, 1.5f);
     ri = ri * std::fma(-h * ri, ri, 1.5f);
