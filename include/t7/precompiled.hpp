@@ -35,8 +35,10 @@ T7_LOOP_N(8)
 namespace cpu {
 // Operand counts (destination + leaves) of trees with up to seven leaves.
 #define T7_DRIVE_N(N)                                                                              \
-    T7_INSTANTIATION void drive_assign<N>(const LeafRef&, const LeafRef*, AssignKernel,            \
-                                          const void*, bool, bool);                                \
+    T7_INSTANTIATION void drive_flat_threads<N>(const LeafRef&, const LeafRef*, AssignKernel,      \
+                                                const void*, bool);                                \
+    T7_INSTANTIATION void drive_planned<N>(const LeafRef&, const LeafRef*, AssignKernel,           \
+                                           const void*);                                           \
     T7_INSTANTIATION void drive_product_blocks<N>(const LeafRef&, const LeafRef*,                  \
                                                   const detail::PendingProducer&, AssignKernel,    \
                                                   const void*, bool);

@@ -121,34 +121,23 @@ T7_INLINE void flat_range(const LeafRef& dst, const LeafRef* leaves, AssignKerne
     kernel(expr, AssignRun{out, 1, in.data(), ones.data(), end - begin, RunKind::unit_packets});
 }
 
-// Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1
-// the leaves, which broadcast to it and do not alias it harmfully.
-// `plain_copy`: the tree is one leaf of the destination's type, so a flat
-// assignment is a memcpy (glibc's streams large copies past the cache).
+// A flat assignment above the thread grain: flat_range over the thread team.
 template <size_t N>
-void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel, const void* expr,
-                  bool plain_copy = false, bool flat = false) {
+void drive_flat_threads(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                        const void* expr, bool plain_copy) {
+    iter::parallel_for(dst.sizes->numel(), iter::parallel_grain,
+                       [&](int64_t b, int64_t e, int64_t) {
+                           flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
+                       });
+}
+
+// Any other layout: broadcast strides, a loop plan (coalesced, reordered),
+// tiled when a transposed operand wants it, split over the thread team.
+template <size_t N>
+void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                   const void* expr) {
     const Shape& shape = *dst.sizes;
     char* out = static_cast<char*>(const_cast<void*>(dst.data));
-
-    // Fast path (TensorIterator's "contiguous" case): every operand contiguous
-    // with the destination's shape is one flat unit-stride run; below the
-    // thread grain it is one kernel call, with no loop plan and no thread team.
-    if (!flat) { // else the caller has checked
-        flat = is_contiguous(shape, *dst.strides);
-        for (size_t k = 0; k + 1 < N && flat; ++k)
-            flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
-    }
-    if (flat) {
-        const int64_t numel = shape.numel();
-        if (numel < iter::parallel_grain) // one call, inlined here: no lambda, no thread team
-            return flat_range<N>(dst, leaves, kernel, expr, plain_copy, 0, numel);
-        iter::parallel_for(numel, iter::parallel_grain, [&](int64_t b, int64_t e, int64_t) {
-            flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
-        });
-        return;
-    }
-
     Operands<N> ops;
     ops.base[0] = dst.data;
     ops.strides[0] = *dst.strides;
@@ -183,6 +172,32 @@ void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel
             iter::for_each_run(L, b, end, run);
         });
     }
+}
+
+// Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1
+// the leaves, which broadcast to it and do not alias it harmfully.
+// `plain_copy`: the tree is one leaf of the destination's type, so a flat
+// assignment is a memcpy (glibc's streams large copies past the cache).
+// Only this front is inline: a small flat assignment calls the kernel through
+// a pointer the compiler knows (and may inline); the threaded and planned
+// paths are compiled once per operand count (libtensor7).
+template <size_t N>
+T7_INLINE void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
+                            const void* expr, bool plain_copy = false, bool flat = false) {
+    const Shape& shape = *dst.sizes;
+    // Fast path (TensorIterator's "contiguous" case): every operand contiguous
+    // with the destination's shape is one flat unit-stride run; below the
+    // thread grain it is one kernel call, with no loop plan and no thread team.
+    if (!flat) { // else the caller has checked
+        flat = is_contiguous(shape, *dst.strides);
+        for (size_t k = 0; k + 1 < N && flat; ++k)
+            flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
+    }
+    if (!flat) return drive_planned<N>(dst, leaves, kernel, expr);
+    const int64_t numel = shape.numel();
+    if (numel >= iter::parallel_grain)
+        return drive_flat_threads<N>(dst, leaves, kernel, expr, plain_copy);
+    flat_range<N>(dst, leaves, kernel, expr, plain_copy, 0, numel);
 }
 
 // eval/cpu/product_blocks.hpp: an assignment consuming a pending product.
