@@ -486,3 +486,69 @@ TEST_CASE("where, cast and map over mixed types") {
     CHECK(values(t7::eval(t7::cast<int8_t>(n * 100))) ==
           std::vector<int8_t>{100, -56, 44, -112, -12, 88});
 }
+
+// ---- blocks of rows (iter::for_each_run_rows, the planned assignment's walk)
+// ------------------------------------------------------------
+
+TEST_CASE("for_each_run_rows visits each element of any sub-range once, in loop order") {
+    // Three operands over 3 x 4 x 5 (one broadcast along the middle dimension,
+    // one transposed), walked over every range [b, e) of every split.
+    const Shape sizes{3, 4, 5};
+    const Shape s0{20, 5, 1}, s1{5, 0, 1}, s2{1, 3, 12};
+    const auto L = t7::iter::make_loop<3>(sizes, {&s0, &s1, &s2}, false);
+    REQUIRE(L.rank() == 3);
+    using Offs = std::array<int64_t, 3>;
+    auto expand = [&](int64_t b, int64_t e, bool by_rows) {
+        std::vector<Offs> got;
+        auto one = [&](const Offs& off, int64_t n) {
+            for (int64_t i = 0; i < n; ++i)
+                got.push_back({off[0] + i * L.inner_stride(0), off[1] + i * L.inner_stride(1),
+                               off[2] + i * L.inner_stride(2)});
+        };
+        if (!by_rows) {
+            t7::iter::for_each_run(L, b, e, one);
+            return got;
+        }
+        int64_t calls = 0;
+        t7::iter::for_each_run_rows(L, b, e, [&](const Offs& off, int64_t n, int64_t rows) {
+            ++calls;
+            CHECK(rows >= 1);
+            CHECK((rows == 1 || n == L.inner_size())); // several rows are whole rows
+            for (int64_t j = 0; j < rows; ++j)
+                one({off[0] + j * L.strides[0][1], off[1] + j * L.strides[1][1],
+                     off[2] + j * L.strides[2][1]},
+                    n);
+        });
+        if (b == 0 && e == L.numel) CHECK(calls == 3); // one call per block of 4 rows
+        return got;
+    };
+    for (int64_t b = 0; b <= L.numel; ++b)
+        for (int64_t e = b; e <= L.numel; ++e) {
+            CAPTURE(b);
+            CAPTURE(e);
+            REQUIRE(expand(b, e, true) == expand(b, e, false));
+        }
+}
+
+TEST_CASE("short broadcast rows assigned in blocks of rows, on one to three threads") {
+    // 2000 x 37 (above the thread grain): a row vector, a column and a narrowed
+    // matrix, against a naive loop; the threads' ranges split rows.
+    struct Restore {
+        int n = t7::getNumThreads();
+        ~Restore() { t7::setNumThreads(n); }
+    } restore;
+    FloatTensor a(2000, 40), r(1, 37), c(2000, 1);
+    std::mt19937 rng(5);
+    fill_random(a, rng, -2, 2, 0);
+    fill_random(r, rng, -2, 2, 0);
+    fill_random(c, rng, -2, 2, 0);
+    const FloatTensor an = a.narrow(1, 2, 37);
+    for (int threads = 1; threads <= 3; ++threads) {
+        CAPTURE(threads);
+        t7::setNumThreads(threads);
+        FloatTensor y(2000, 37);
+        y = an * r + c;
+        for (int64_t i = 0; i < 2000; ++i)
+            for (int64_t j = 0; j < 37; ++j) REQUIRE(y(i, j) == an(i, j) * r(0, j) + c(i, 0));
+    }
+}

@@ -144,4 +144,50 @@ void for_each_run(const Loop<N>& L, int64_t begin, int64_t end, Run&& run) {
     }
 }
 
+// As for_each_run, but whole inner runs that follow each other along the
+// second innermost dimension come as one call run(offsets, n, rows): `rows`
+// runs of n elements, run j starting at offsets[k] + j * strides[k][rank - 2]
+// (a short-row 2-D loop costs one call per block of rows, not one per row).
+template <size_t N, class Run>
+void for_each_run_rows(const Loop<N>& L, int64_t begin, int64_t end, Run&& run) {
+    const size_t r = L.rank();
+    const int64_t inner = L.inner_size();
+    if (r < 2 || begin >= end) {
+        for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+            run(off, n, int64_t(1));
+        });
+        return;
+    }
+    // A partial first row, then blocks of whole rows (each within one index of
+    // the dimensions outside the row dimension), then a partial last row.
+    int64_t pos = begin;
+    if (pos % inner != 0) {
+        const int64_t stop = std::min(end, (pos / inner + 1) * inner);
+        for_each_run(L, pos, stop, [&](const std::array<int64_t, N>& off, int64_t n) {
+            run(off, n, int64_t(1));
+        });
+        pos = stop;
+    }
+    const size_t rd = r - 2; // the row dimension
+    const int64_t row_count = L.sizes[rd];
+    while (end - pos >= inner) {
+        const int64_t row = pos / inner; // divisions once per block of rows
+        const int64_t at = row % row_count;
+        const int64_t rows = std::min(row_count - at, (end - pos) / inner);
+        std::array<int64_t, N> off{};
+        int64_t rest = row;
+        for (size_t d = r - 1; d-- > 0;) {
+            const int64_t i = rest % L.sizes[d];
+            rest /= L.sizes[d];
+            for (size_t k = 0; k < N; ++k) off[k] += i * L.strides[k][d];
+        }
+        run(off, inner, rows);
+        pos += rows * inner;
+    }
+    if (pos < end)
+        for_each_run(L, pos, end, [&](const std::array<int64_t, N>& off, int64_t n) {
+            run(off, n, int64_t(1));
+        });
+}
+
 } // namespace t7::iter

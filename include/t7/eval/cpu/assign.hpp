@@ -121,6 +121,23 @@ T7_INLINE void flat_range(const LeafRef& dst, const LeafRef* leaves, AssignKerne
     kernel(expr, AssignRun{out, 1, in.data(), ones.data(), end - begin, RunKind::unit_packets});
 }
 
+// Every run of a planned loop, split over the thread team: in tiles when a
+// transposed operand wants them (iter/tile.hpp), else in loop order.
+template <size_t N, class Run>
+void for_each_run_threaded(const iter::Loop<N>& L, Run& run) {
+    if (iter::wants_tiling(L)) {
+        const int64_t grain =
+            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
+        iter::parallel_for(iter::tile_units(L), grain, [&](int64_t b, int64_t end, int64_t) {
+            iter::for_each_tiled_run(L, b, end, run);
+        });
+    } else {
+        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+            iter::for_each_run(L, b, end, run);
+        });
+    }
+}
+
 // A flat assignment above the thread grain: flat_range over the thread team.
 template <size_t N>
 void drive_flat_threads(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
@@ -137,7 +154,6 @@ template <size_t N>
 void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
                    const void* expr) {
     const Shape& shape = *dst.sizes;
-    char* out = static_cast<char*>(const_cast<void*>(dst.data));
     Operands<N> ops;
     ops.base[0] = dst.data;
     ops.strides[0] = *dst.strides;
@@ -150,28 +166,32 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
     }
     const iter::Loop<N> L = plan(shape, ops);
     const RunKind kind = run_kind(L, 1, L.inner_stride(0) == 1);
-    std::array<int64_t, N> inner;
+    std::array<int64_t, N> inner, row_bytes{};
     for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+    if (L.rank() >= 2)
+        for (size_t k = 0; k < N; ++k) row_bytes[k] = L.strides[k][L.rank() - 2] * ops.elem_size[k];
 
-    auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
+    // `rows` runs of n elements, the j-th shifted by j row strides.
+    auto run_rows = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
+        std::array<const char*, N> at;
+        for (size_t k = 0; k < N; ++k)
+            at[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
         std::array<const void*, N> in;
-        for (size_t k = 1; k < N; ++k)
-            in[k - 1] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-        kernel(expr, AssignRun{out + off[0] * dst.elem_size, inner[0], in.data(), inner.data() + 1,
-                               n, kind});
+        for (int64_t j = 0; j < rows; ++j) {
+            for (size_t k = 1; k < N; ++k) in[k - 1] = at[k] + j * row_bytes[k];
+            kernel(expr, AssignRun{const_cast<char*>(at[0]) + j * row_bytes[0], inner[0], in.data(),
+                                   inner.data() + 1, n, kind});
+        }
     };
     if (iter::wants_tiling(L)) {
-        const int64_t units = iter::tile_units(L);
-        const int64_t grain =
-            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
-        iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
-            iter::for_each_tiled_run(L, b, end, run);
-        });
-    } else {
-        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-            iter::for_each_run(L, b, end, run);
-        });
+        auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
+        return for_each_run_threaded(L, run);
     }
+    // Short rows (a broadcast row, a narrowed matrix): blocks of rows walked
+    // without the odometer (one kernel call a row, no per-run bookkeeping).
+    iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+        iter::for_each_run_rows(L, b, end, run_rows);
+    });
 }
 
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1

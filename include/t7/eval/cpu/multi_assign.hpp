@@ -155,18 +155,7 @@ void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
             i[l] = static_cast<const char*>(ops.base[K + l]) + off[K + l] * ops.elem_size[K + l];
         kernel(a.exprs, MultiRun{o.data(), inner.data(), i.data(), inner.data() + K, n, kind});
     };
-    if (iter::wants_tiling(Lp)) {
-        const int64_t units = iter::tile_units(Lp);
-        const int64_t grain =
-            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
-        iter::parallel_for(units, grain, [&](int64_t b, int64_t end, int64_t) {
-            iter::for_each_tiled_run(Lp, b, end, run);
-        });
-    } else {
-        iter::parallel_for(Lp.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-            iter::for_each_run(Lp, b, end, run);
-        });
-    }
+    for_each_run_threaded(Lp, run);
 }
 
 } // namespace cpu
