@@ -12,14 +12,7 @@
 
 namespace linalg_util {
 
-template <class T>
-std::vector<double> values(const t7::Tensor<T>& t) {
-    std::vector<double> v;
-    if (t.dim() == 0) return v;
-    t7::Tensor<T> c = t.contiguous();
-    for (int64_t i = 0; i < c.nElement(); ++i) v.push_back(double(c.data()[i]));
-    return v;
-}
+using test_util::values; // in row-major order
 
 inline void check_close(const std::vector<double>& got, const std::vector<double>& want,
                         double tol = 1e-9) {

@@ -1,38 +1,10 @@
 // Assigning into an existing tensor performs no heap allocation: the loop plan,
 // operand tables and bound trees all live on the stack. Counted with a
 // replaced global operator new.
+#include "alloc_counter.hpp"
+
 #include <doctest/doctest.h>
 #include <t7/t7.hpp>
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
-namespace {
-std::atomic<long> g_allocs{0};
-}
-
-void* operator new(std::size_t n) {
-    g_allocs.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-    g_allocs.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-
-template <class F>
-long allocations(F&& f) {
-    long before = g_allocs.load();
-    f();
-    return g_allocs.load() - before;
-}
 
 TEST_CASE("no heap allocation per assignment into an existing tensor") {
     t7::setNumThreads(1);

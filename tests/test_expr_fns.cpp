@@ -11,7 +11,7 @@ TEST_CASE_TEMPLATE_INVOKE(expr_fns_sweep, T7_FLOAT_TYPES); // integer types: tes
 TEST_CASE_TEMPLATE("integer arithmetic wraps over the full range on every path", T, T7_INT_TYPES) {
     std::mt19937 rng(7);
     const T mn = std::numeric_limits<T>::min(), mx = std::numeric_limits<T>::max();
-    for (auto [R, C] : {std::pair<int64_t, int64_t>{1, 7}, {301, 257}}) {
+    for (auto [R, C] : {std::pair<int64_t, int64_t>{1, 7}, kAboveGrain}) {
         for (L l : {L::contiguous, L::transposed, L::stepped}) {
             CAPTURE(R);
             CAPTURE(int(l));
@@ -49,7 +49,7 @@ TEST_CASE_TEMPLATE("integer arithmetic wraps over the full range on every path",
 TEST_CASE_TEMPLATE("integer division by zero throws t7::Error; INT_MIN / -1 wraps", T,
                    T7_INT_TYPES) {
     SUBCASE("tensor divisor with a zero, small and multithreaded") {
-        for (int64_t n : {int64_t(7), int64_t(301 * 257)}) {
+        for (int64_t n : {int64_t(7), kAboveGrain.first * kAboveGrain.second}) {
             for (int64_t zero_at : {int64_t(0), n - 1}) { // the calling thread's chunk, the last
                 CAPTURE(n);
                 CAPTURE(zero_at);

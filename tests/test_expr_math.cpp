@@ -132,7 +132,7 @@ TEST_CASE("clamp with lo > hi gives the same answer on every layout") {
 
 TEST_CASE_TEMPLATE("floating functions of integer tensors compute in float", T, T7_INT_TYPES) {
     std::mt19937 rng(5);
-    for (auto [R, C] : {std::pair<int64_t, int64_t>{1, 7}, {301, 257}}) {
+    for (auto [R, C] : {std::pair<int64_t, int64_t>{1, 7}, kAboveGrain}) {
         for (L l : {L::contiguous, L::transposed, L::stepped}) {
             CAPTURE(R);
             CAPTURE(int(l));

@@ -3,6 +3,8 @@
 // assignment (sigmoid(mm(a, b) + bias) into y without a product-sized
 // temporary), materialised otherwise with the operands of that statement;
 // mm/addmm/mv/bmm of expressions. Every value against naive loops.
+#include "alloc_counter.hpp"
+
 #include <doctest/doctest.h>
 #include <t7/t7.hpp>
 
@@ -11,26 +13,6 @@
 #include <cstdlib>
 #include <new>
 #include <vector>
-
-// Operator-new counter, as in test_alloc.cpp, also keeping the largest request.
-namespace {
-std::atomic<long> g_allocs{0};
-std::atomic<size_t> g_largest{0};
-void* counted(std::size_t n) {
-    g_allocs.fetch_add(1, std::memory_order_relaxed);
-    size_t l = g_largest.load();
-    while (n > l && !g_largest.compare_exchange_weak(l, n)) {
-    }
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-} // namespace
-void* operator new(std::size_t n) { return counted(n); }
-void* operator new[](std::size_t n) { return counted(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 

@@ -2,37 +2,11 @@
 // checked against plain loops over the old values (every right side reads the
 // values from before the call); bad input throws before anything is written;
 // assigning into existing outputs allocates nothing.
+#include "alloc_counter.hpp"
 #include "test_util.hpp"
 
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <vector>
-
-namespace {
-std::atomic<long> g_allocs{0};
-}
-
-// Counts heap allocations, as tests/test_alloc.cpp does. (g++ sees the replaced
-// operator delete's free() inlined where the standard operator new was assumed.)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t n) {
-    g_allocs.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-    g_allocs.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -41,13 +15,6 @@ using test_util::fill_seq;
 using test_util::seq;
 using test_util::Values;
 using test_util::values;
-
-template <class F>
-long allocations(F&& f) {
-    long before = g_allocs.load();
-    f();
-    return g_allocs.load() - before;
-}
 
 // Deterministic values in [lo, hi), in layout order.
 template <class T>
