@@ -33,17 +33,22 @@ T7_LOOP_N(8)
 } // namespace iter
 
 namespace cpu {
-// Operand counts (destination + leaves) of trees with up to seven leaves.
-#define T7_DRIVE_N(N)                                                                              \
+// Operand counts (destination + leaves) of trees with up to seven leaves (1: a
+// scalar fill).
+#define T7_DRIVE_ASSIGN_N(N)                                                                       \
     T7_INSTANTIATION void drive_flat_threads<N>(const LeafRef&, const LeafRef*, AssignKernel,      \
                                                 const void*, bool);                                \
     T7_INSTANTIATION void drive_planned<N>(const LeafRef&, const LeafRef*, AssignKernel,           \
-                                           const void*);                                           \
+                                           const void*);
+#define T7_DRIVE_N(N)                                                                              \
+    T7_DRIVE_ASSIGN_N(N)                                                                           \
     T7_INSTANTIATION void drive_product_blocks<N>(const LeafRef&, const LeafRef*,                  \
                                                   const detail::PendingProducer&, AssignKernel,    \
                                                   const void*, bool);
-T7_DRIVE_N(2) T7_DRIVE_N(3) T7_DRIVE_N(4) T7_DRIVE_N(5) T7_DRIVE_N(6) T7_DRIVE_N(7) T7_DRIVE_N(8)
+T7_DRIVE_ASSIGN_N(1) T7_DRIVE_N(2) T7_DRIVE_N(3) T7_DRIVE_N(4) T7_DRIVE_N(5) T7_DRIVE_N(6)
+T7_DRIVE_N(7) T7_DRIVE_N(8)
 #undef T7_DRIVE_N
+#undef T7_DRIVE_ASSIGN_N
 
 // Full reductions of one to three leaves: sums and products accumulate floating
 // types in double, max and min in the element type.

@@ -150,22 +150,16 @@ void for_each_run(const Loop<N>& L, int64_t begin, int64_t end, Run&& run) {
 // (a short-row 2-D loop costs one call per block of rows, not one per row).
 template <size_t N, class Run>
 void for_each_run_rows(const Loop<N>& L, int64_t begin, int64_t end, Run&& run) {
+    auto one_row = [&](const std::array<int64_t, N>& off, int64_t n) { run(off, n, int64_t(1)); };
     const size_t r = L.rank();
     const int64_t inner = L.inner_size();
-    if (r < 2 || begin >= end) {
-        for_each_run(L, begin, end, [&](const std::array<int64_t, N>& off, int64_t n) {
-            run(off, n, int64_t(1));
-        });
-        return;
-    }
+    if (r < 2 || begin >= end) return for_each_run(L, begin, end, one_row);
     // A partial first row, then blocks of whole rows (each within one index of
     // the dimensions outside the row dimension), then a partial last row.
     int64_t pos = begin;
     if (pos % inner != 0) {
         const int64_t stop = std::min(end, (pos / inner + 1) * inner);
-        for_each_run(L, pos, stop, [&](const std::array<int64_t, N>& off, int64_t n) {
-            run(off, n, int64_t(1));
-        });
+        for_each_run(L, pos, stop, one_row);
         pos = stop;
     }
     const size_t rd = r - 2; // the row dimension
@@ -184,10 +178,7 @@ void for_each_run_rows(const Loop<N>& L, int64_t begin, int64_t end, Run&& run) 
         run(off, inner, rows);
         pos += rows * inner;
     }
-    if (pos < end)
-        for_each_run(L, pos, end, [&](const std::array<int64_t, N>& off, int64_t n) {
-            run(off, n, int64_t(1));
-        });
+    if (pos < end) for_each_run(L, pos, end, one_row);
 }
 
 } // namespace t7::iter
