@@ -1,7 +1,9 @@
 // The fixed cost of a small assignment and reduction (issue 12), one thread.
 //
 //   bench_fixed_cost              times W1-W3 and sum(a*b) at 1024 floats against
-//                                 Eigen::Map<ArrayXf> on the same buffers (best of 9)
+//                                 Eigen::Map<ArrayXf> on the same buffers (best of 9);
+//                                 T7_N=n in the environment picks another size (at 16
+//                                 floats the time is almost all fixed cost)
 //   bench_fixed_cost W N          runs workload W (1: y = x, 2: y = a + s*b,
 //                                 3: y = a*b + c*d - a/(b+1), 4: sum(a*b)) N times
 //                                 on 16 floats, for valgrind --tool=callgrind:
@@ -13,6 +15,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -65,7 +68,8 @@ double best_ns(F f, int calls) {
 
 int main(int argc, char** argv) {
     t7::setNumThreads(1);
-    const int64_t n = argc > 2 ? 16 : 1024;
+    const char* size = std::getenv("T7_N");
+    const int64_t n = argc > 2 ? 16 : size ? std::max(1LL, std::atoll(size)) : 1024;
     T a(n), b(n), c(n), d(n), y(n);
     a.fill(1);
     b.fill(2);

@@ -204,6 +204,43 @@ TEST_CASE_TEMPLATE("column sums of expressions: broadcast operands, odd row coun
     t7::setNumThreads(2);
 }
 
+TEST_CASE_TEMPLATE("row reductions of expressions: blocks of rows, strided and broadcast operands",
+                   T, int32_t, float, double) {
+    // Rows that each fold into one output come in blocks (one call per block):
+    // a 3-D view keeps the walk 3-D (blocks end at each outer index), a column
+    // operand is broadcast along the row (inner stride 0), a transposed operand
+    // is strided, and rows of 1, 7 and 37 elements leave packet tails.
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        for (int64_t w : {int64_t(1), int64_t(7), int64_t(37), int64_t(300)}) {
+            CAPTURE(w);
+            auto big = pattern<T>({4, 11, w + 3}, 13);
+            auto a = big.narrow(2, 1, w); // rows of w elements, not contiguous
+            auto col = pattern<T>({4, 11, 1}, 5, 1);
+            auto bt = pattern<T>({4, w, 11}, 3, 2).transpose(1, 2);
+            auto s = t7::sum(a * col + bt, 2);
+            auto p = t7::prod(a - bt + 1, 2); // checked where it stays small
+            auto mx = t7::max(a + col, 2).values;
+            REQUIRE(s.sizes() == t7::Shape{4, 11, 1});
+            for (int64_t i = 0; i < 4; ++i)
+                for (int64_t j = 0; j < 11; ++j) {
+                    double want = 0, prod = 1, best = -1e300;
+                    for (int64_t k = 0; k < w; ++k) {
+                        const double x = double(a(i, j, k)), c = double(col(i, j, 0)),
+                                     y = double(bt(i, j, k));
+                        want += x * c + y;
+                        prod *= x - y + 1;
+                        best = std::max(best, x + c);
+                    }
+                    CHECK(double(s(i, j, 0)) == want); // small integers: exact
+                    if (w <= 7) CHECK(double(p(i, j, 0)) == doctest::Approx(prod));
+                    CHECK(double(mx(i, j, 0)) == best);
+                }
+        }
+    }
+    t7::setNumThreads(2);
+}
+
 TEST_CASE("max/min propagate NaN, like Torch7") {
     t7::DoubleTensor v(5);
     v = 1.0;

@@ -380,8 +380,46 @@ struct ReduceEvaluator {
                     if (packets && inner[0] == 1 && stage.add(out + off[0], b, n)) return;
                 accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
             };
+            // Whole rows come in blocks (one call, no odometer step per row): a
+            // short-row reduction such as row sums of a 256 x 256 matrix is
+            // otherwise dominated by the walk, not the additions.
+            auto rows_run = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
+                if (rows == 1) return run(off, n); // also every run of a 1-D loop
+                const size_t rd = L.rank() - 2;
+                if (inner[0] != 0) { // each row accumulates into a row of outputs
+                    std::array<int64_t, N> o = off;
+                    for (int64_t j = 0; j < rows; ++j) {
+                        run(o, n);
+                        for (size_t k = 0; k < N; ++k) o[k] += L.strides[k][rd];
+                    }
+                    return;
+                }
+                // Each row folds into one output: the row loop with the fold
+                // inlined (no call per row).
+                std::array<int64_t, N> step;
+                for (size_t k = 0; k < N; ++k) {
+                    step[k] = L.strides[k][rd] * ops.elem_size[k];
+                    ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+                }
+                A* o = out + off[0];
+                auto fold_rows = [&]<bool AllUnit>() {
+                    for (int64_t j = 0; j < rows; ++j) {
+                        const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
+                        const A r =
+                            reduce_run<R, E, AllUnit>(b, n, packets, R::template identity<A>());
+                        A& dst = o[j * L.strides[0][rd]];
+                        dst = R::merge(dst, r);
+                        for (size_t k = 1; k < N; ++k)
+                            ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
+                    }
+                };
+                if (all_unit)
+                    fold_rows.template operator()<true>();
+                else
+                    fold_rows.template operator()<false>();
+            };
             if (j0 == 0 && j1 == per_row)
-                iter::for_each_run(L, r0 * per_row, r1 * per_row, run);
+                iter::for_each_run_rows(L, r0 * per_row, r1 * per_row, rows_run);
             else
                 for (int64_t r = r0; r < r1; ++r)
                     iter::for_each_run(L, r * per_row + j0, r * per_row + j1, run);
