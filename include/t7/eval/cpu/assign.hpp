@@ -79,8 +79,9 @@ iter::Loop<N> plan(const Shape& shape, const Operands<N>& ops) {
     return iter::make_loop<N>(shape, st);
 }
 
-// One inner run of an assignment: n elements into out[0], out[out_stride], ...,
-// reading operand k at in[k] with stride in_stride[k].
+// `rows` inner runs of an assignment: n elements into out[0], out[out_stride],
+// ..., reading operand k at in[k] with stride in_stride[k]; run j starts
+// j * row_bytes[0] bytes after out and j * row_bytes[k + 1] after in[k].
 struct AssignRun {
     void* out;
     int64_t out_stride;
@@ -88,6 +89,8 @@ struct AssignRun {
     const int64_t* in_stride;
     int64_t n;
     RunKind kind;
+    int64_t rows = 1;
+    const int64_t* row_bytes = nullptr; // read only when rows > 1
 };
 using AssignKernel = void (*)(const void* expr, const AssignRun& run);
 
@@ -95,10 +98,23 @@ using AssignKernel = void (*)(const void* expr, const AssignRun& run);
 // over one run (unit-stride packets, broadcast packets, scalars). Planning,
 // threading and tiling around it (drive_assign) are compiled once per operand
 // count, and reach it through a function pointer once per run.
+// The rows loop is here, not in the driver: a block of short rows (a 256 x 256
+// broadcast) costs one call, not one per row. One inlined copy of the run
+// loops serves a single run and a block.
 template <class E, class T>
 void assign_kernel(const void* expr, const AssignRun& r) {
-    const auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{r.in, r.in_stride});
-    assign_run<E>(static_cast<T*>(r.out), r.out_stride, b, r.n, r.kind);
+    const E& e = *static_cast<const E*>(expr);
+    constexpr size_t L = size_t(E::leaves);
+    std::array<const void*, L> in;
+    for (size_t k = 0; k < L; ++k) in[k] = r.in[k];
+    T* out = static_cast<T*>(r.out);
+    for (int64_t j = 0;;) {
+        const auto b = bind<0>(e, RunArgs{in.data(), r.in_stride});
+        assign_run<E>(out, r.out_stride, b, r.n, r.kind);
+        if (++j >= r.rows) return;
+        out = reinterpret_cast<T*>(reinterpret_cast<char*>(out) + r.row_bytes[0]);
+        for (size_t k = 0; k < L; ++k) in[k] = static_cast<const char*>(in[k]) + r.row_bytes[k + 1];
+    }
 }
 
 // Elements [begin, end) of a flat assignment (drive_assign): one unit-stride
@@ -177,11 +193,9 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
         for (size_t k = 0; k < N; ++k)
             at[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
         std::array<const void*, N> in;
-        for (int64_t j = 0; j < rows; ++j) {
-            for (size_t k = 1; k < N; ++k) in[k - 1] = at[k] + j * row_bytes[k];
-            kernel(expr, AssignRun{const_cast<char*>(at[0]) + j * row_bytes[0], inner[0], in.data(),
-                                   inner.data() + 1, n, kind});
-        }
+        for (size_t k = 1; k < N; ++k) in[k - 1] = at[k];
+        kernel(expr, AssignRun{const_cast<char*>(at[0]), inner[0], in.data(), inner.data() + 1, n,
+                               kind, rows, row_bytes.data()});
     };
     if (iter::wants_tiling(L)) {
         auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
