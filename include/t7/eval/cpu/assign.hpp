@@ -100,20 +100,24 @@ using AssignKernel = void (*)(const void* expr, const AssignRun& run);
 // count, and reach it through a function pointer once per run.
 // The rows loop is here, not in the driver: a block of short rows (a 256 x 256
 // broadcast) costs one call, not one per row. One inlined copy of the run
-// loops serves a single run and a block.
+// loops serves a single run and a block. Always inline: the flat front
+// (drive_assign) calls it through a pointer it knows, and only an inlined
+// kernel sees rows == 1, unit strides and the run kind as constants.
 template <class E, class T>
-void assign_kernel(const void* expr, const AssignRun& r) {
+T7_INLINE void assign_kernel(const void* expr, const AssignRun& r) {
     const E& e = *static_cast<const E*>(expr);
     constexpr size_t L = size_t(E::leaves);
-    std::array<const void*, L> in;
-    for (size_t k = 0; k < L; ++k) in[k] = r.in[k];
+    const void* const* in = r.in; // the first run reads the caller's table
+    std::array<const void*, L> next;
     T* out = static_cast<T*>(r.out);
     for (int64_t j = 0;;) {
-        const auto b = bind<0>(e, RunArgs{in.data(), r.in_stride});
+        const auto b = bind<0>(e, RunArgs{in, r.in_stride});
         assign_run<E>(out, r.out_stride, b, r.n, r.kind);
         if (++j >= r.rows) return;
         out = reinterpret_cast<T*>(reinterpret_cast<char*>(out) + r.row_bytes[0]);
-        for (size_t k = 0; k < L; ++k) in[k] = static_cast<const char*>(in[k]) + r.row_bytes[k + 1];
+        for (size_t k = 0; k < L; ++k)
+            next[k] = static_cast<const char*>(in[k]) + r.row_bytes[k + 1];
+        in = next.data();
     }
 }
 
