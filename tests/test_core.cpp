@@ -126,6 +126,16 @@ TEST_CASE("Shape: more than 8 dimensions spill to the heap and still behave as v
     CHECK(big[5] == 3);
     big.erase(5);
     CHECK(big == Shape(12, 2));
+
+    // A spilled Shape that shrinks back to 8 entries or fewer keeps them on the
+    // heap: copying it into an inline Shape must read them there.
+    Shape shrunk;
+    for (int64_t i = 1; i <= 9; ++i) shrunk.push_back(i);
+    shrunk.erase(0);
+    shrunk.resize(5);
+    Shape small{7};
+    small = shrunk;
+    CHECK(small == Shape{2, 3, 4, 5, 6});
 }
 
 TEST_CASE("Shape: contiguous strides and printing as Torch7 sizes") {

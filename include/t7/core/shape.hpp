@@ -135,7 +135,9 @@ private:
     // a loop over size_ entries would become a memmove call costing more.
     void copy_inline(const Shape& o) { inline_ = o.inline_; }
     void copy_from(const Shape& o) {
-        if (o.size_ <= inline_capacity && data_ == inline_.data()) {
+        // o's inline buffer holds its entries only while o is inline: a Shape
+        // that spilled to the heap keeps them there even once it shrinks.
+        if (o.data_ == o.inline_.data() && data_ == inline_.data()) {
             copy_inline(o);
             size_ = o.size_;
         } else {
