@@ -151,6 +151,38 @@ TEST_CASE("assign: right sides broadcast to the outputs' shape") {
     CHECK(values(b) == Values{100, 100, 100, 100, 100, 100});
 }
 
+TEST_CASE("assign: broadcast right sides over blocks of rows, threaded") {
+    // Short rows that are not one flat run (a narrowed output, a row and a column
+    // broadcast) go to the kernel in blocks of rows; 131 x 257 is above the
+    // thread grain, so the blocks start and end inside rows too.
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        for (int64_t w : {int64_t(3), int64_t(257)}) {
+            CAPTURE(w);
+            const int64_t m = 131;
+            t7::DoubleTensor big(m, w + 2);
+            big.zero();
+            auto y = big.narrow(1, 1, w);
+            auto a = seq({m, w}), z = seq({m, w}, 3);
+            t7::DoubleTensor row(w), col(m, 1);
+            fill_seq(row, 1);
+            fill_seq(col, 10);
+            t7::assign(out(y) = a * row + col, out(z) = z - col);
+            bool ok = true;
+            for (int64_t i = 0; i < m && ok; ++i)
+                for (int64_t j = 0; j < w && ok; ++j) {
+                    const double aij = double(i * w + j + 1), rj = double(j + 1),
+                                 ci = double(i + 10);
+                    ok = y(i, j) == aij * rj + ci && z(i, j) == double(i * w + j + 3) - ci;
+                }
+            CHECK(ok);
+            CHECK(big(0, 0) == 0);
+            CHECK(big(m - 1, w + 1) == 0);
+        }
+    }
+    t7::setNumThreads(1);
+}
+
 TEST_CASE("assign: outputs of different element types") {
     t7::FloatTensor x(7), y(7);
     test_util::fill_values(x, {-3, -2, -1, 0, 1, 2, 3});

@@ -141,21 +141,35 @@ T7_INLINE void flat_range(const LeafRef& dst, const LeafRef* leaves, AssignKerne
     kernel(expr, AssignRun{out, 1, in.data(), ones.data(), end - begin, RunKind::unit_packets});
 }
 
-// Every run of a planned loop, split over the thread team: in tiles when a
-// transposed operand wants them (iter/tile.hpp), else in loop order.
-template <size_t N, class Run>
-void for_each_run_threaded(const iter::Loop<N>& L, Run& run) {
+// Every run of a planned loop, split over the thread team, as calls
+// run_rows(offsets, n, rows) (iter::for_each_run_rows' form): in tiles, a row
+// per call, when a transposed operand wants them (iter/tile.hpp); else whole
+// rows in blocks, without the odometer between them. Shared by the one- and the
+// several-output drivers.
+template <size_t N, class RunRows>
+void for_each_row_block_threaded(const iter::Loop<N>& L, RunRows& run_rows) {
     if (iter::wants_tiling(L)) {
+        auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
         const int64_t grain =
             std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
         iter::parallel_for(iter::tile_units(L), grain, [&](int64_t b, int64_t end, int64_t) {
             iter::for_each_tiled_run(L, b, end, run);
         });
-    } else {
-        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-            iter::for_each_run(L, b, end, run);
-        });
+        return;
     }
+    iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+        iter::for_each_run_rows(L, b, end, run_rows);
+    });
+}
+
+// Bytes from one row of each operand to the next (the second innermost loop
+// dimension); zeros for a 1-D loop, whose blocks are single rows.
+template <size_t N>
+std::array<int64_t, N> row_bytes(const iter::Loop<N>& L, const Operands<N>& ops) {
+    std::array<int64_t, N> b{};
+    if (L.rank() >= 2)
+        for (size_t k = 0; k < N; ++k) b[k] = L.strides[k][L.rank() - 2] * ops.elem_size[k];
+    return b;
 }
 
 // A flat assignment above the thread grain: flat_range over the thread team.
@@ -186,30 +200,19 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
     }
     const iter::Loop<N> L = plan(shape, ops);
     const RunKind kind = run_kind(L, 1, L.inner_stride(0) == 1);
-    std::array<int64_t, N> inner, row_bytes{};
+    std::array<int64_t, N> inner;
     for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-    if (L.rank() >= 2)
-        for (size_t k = 0; k < N; ++k) row_bytes[k] = L.strides[k][L.rank() - 2] * ops.elem_size[k];
+    const std::array<int64_t, N> step = row_bytes(L, ops);
 
-    // `rows` runs of n elements, the j-th shifted by j row strides.
+    // `rows` runs of n elements, the j-th shifted by j row strides: one kernel call.
     auto run_rows = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
-        std::array<const char*, N> at;
+        std::array<const void*, N> at;
         for (size_t k = 0; k < N; ++k)
             at[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-        std::array<const void*, N> in;
-        for (size_t k = 1; k < N; ++k) in[k - 1] = at[k];
-        kernel(expr, AssignRun{const_cast<char*>(at[0]), inner[0], in.data(), inner.data() + 1, n,
-                               kind, rows, row_bytes.data()});
+        kernel(expr, AssignRun{const_cast<void*>(at[0]), inner[0], at.data() + 1, inner.data() + 1,
+                               n, kind, rows, step.data()});
     };
-    if (iter::wants_tiling(L)) {
-        auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
-        return for_each_run_threaded(L, run);
-    }
-    // Short rows (a broadcast row, a narrowed matrix): blocks of rows walked
-    // without the odometer (one kernel call a row, no per-run bookkeeping).
-    iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-        iter::for_each_run_rows(L, b, end, run_rows);
-    });
+    for_each_row_block_threaded(L, run_rows);
 }
 
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1

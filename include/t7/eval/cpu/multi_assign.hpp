@@ -17,8 +17,9 @@
 namespace t7 {
 namespace cpu {
 
-// One inner run of the pass: n elements; output k at out[k] with stride
-// out_stride[k], leaf l read at in[l] with stride in_stride[l].
+// `rows` inner runs of the pass: n elements; output k at out[k] with stride
+// out_stride[k], leaf l read at in[l] with stride in_stride[l]; run j starts
+// j * row_bytes[k] bytes after out[k] and j * row_bytes[K + l] after in[l].
 struct MultiRun {
     void* const* out;
     const int64_t* out_stride;
@@ -26,6 +27,8 @@ struct MultiRun {
     const int64_t* in_stride;
     int64_t n;
     RunKind kind;
+    int64_t rows = 1;
+    const int64_t* row_bytes = nullptr; // read only when rows > 1
 };
 using MultiKernel = void (*)(const void* const* exprs, const MultiRun& run);
 
@@ -84,10 +87,25 @@ T7_INLINE void multi_run(const void* const* exprs, const MultiRun& r,
     for (int64_t i = 0; i < r.n; ++i) multi_scalar_at(out, r.out_stride, b, i, seq);
 }
 
-// The only part compiled per set of right sides (A: their OutputAssignment types).
+// The only part compiled per set of right sides (A: their OutputAssignment
+// types). Loops over a block of rows itself, as assign_kernel does, with one
+// inlined copy of the run loops.
 template <class... A>
 void multi_kernel(const void* const* exprs, const MultiRun& r) {
-    multi_run<A...>(exprs, r, std::index_sequence_for<A...>{});
+    constexpr size_t K = sizeof...(A);
+    constexpr size_t L = (size_t(A::expr_type::leaves) + ... + 0);
+    std::array<void*, K> out;
+    std::array<const void*, (L > 0 ? L : 1)> in{};
+    MultiRun run = r; // the first run reads the caller's tables
+    for (int64_t j = 0;;) {
+        multi_run<A...>(exprs, run, std::index_sequence_for<A...>{});
+        if (++j >= r.rows) return;
+        for (size_t k = 0; k < K; ++k) out[k] = static_cast<char*>(run.out[k]) + r.row_bytes[k];
+        for (size_t l = 0; l < L; ++l)
+            in[l] = static_cast<const char*>(run.in[l]) + r.row_bytes[K + l];
+        run.out = out.data();
+        run.in = in.data();
+    }
 }
 
 // K outputs, N - K leaves; compiled once per pair of counts.
@@ -145,17 +163,20 @@ void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
     const RunKind kind = run_kind(Lp, K, unit_out);
     std::array<int64_t, N> inner;
     for (size_t k = 0; k < N; ++k) inner[k] = Lp.inner_stride(k);
+    const std::array<int64_t, N> step = row_bytes(Lp, ops);
 
-    auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
+    // `rows` runs of n elements, the j-th shifted by j row strides: one kernel call.
+    auto run_rows = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
         std::array<void*, K> o;
         std::array<const void*, LA> i{};
         for (size_t k = 0; k < K; ++k)
             o[k] = static_cast<char*>(const_cast<void*>(ops.base[k])) + off[k] * ops.elem_size[k];
         for (size_t l = 0; l < L; ++l)
             i[l] = static_cast<const char*>(ops.base[K + l]) + off[K + l] * ops.elem_size[K + l];
-        kernel(a.exprs, MultiRun{o.data(), inner.data(), i.data(), inner.data() + K, n, kind});
+        kernel(a.exprs, MultiRun{o.data(), inner.data(), i.data(), inner.data() + K, n, kind, rows,
+                                 step.data()});
     };
-    for_each_run_threaded(Lp, run);
+    for_each_row_block_threaded(Lp, run_rows);
 }
 
 } // namespace cpu
