@@ -386,37 +386,47 @@ struct ReduceEvaluator {
             auto rows_run = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
                 if (rows == 1) return run(off, n); // also every run of a 1-D loop
                 const size_t rd = L.rank() - 2;
-                if (inner[0] != 0) { // each row accumulates into a row of outputs
-                    std::array<int64_t, N> o = off;
-                    for (int64_t j = 0; j < rows; ++j) {
-                        run(o, n);
-                        for (size_t k = 0; k < N; ++k) o[k] += L.strides[k][rd];
-                    }
-                    return;
-                }
-                // Each row folds into one output: the row loop with the fold
-                // inlined (no call per row).
                 std::array<int64_t, N> step;
                 for (size_t k = 0; k < N; ++k) {
                     step[k] = L.strides[k][rd] * ops.elem_size[k];
                     ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
                 }
-                A* o = out + off[0];
-                auto fold_rows = [&]<bool AllUnit>() {
-                    for (int64_t j = 0; j < rows; ++j) {
-                        const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
-                        const A r =
-                            reduce_run<R, E, AllUnit>(b, n, packets, R::template identity<A>());
-                        A& dst = o[j * L.strides[0][rd]];
-                        dst = R::merge(dst, r);
-                        for (size_t k = 1; k < N; ++k)
-                            ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
-                    }
+                A* const o = out + off[0];
+                const int64_t os = L.strides[0][rd];
+                auto next_row = [&] {
+                    for (size_t k = 1; k < N; ++k)
+                        ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
                 };
-                if (all_unit)
-                    fold_rows.template operator()<true>();
-                else
-                    fold_rows.template operator()<false>();
+                // The row loops below inline what `run` does for one row (no call
+                // and no pointer table per row).
+                if (inner[0] == 0) { // each row folds into one output
+                    auto fold_rows = [&]<bool AllUnit>() {
+                        for (int64_t j = 0; j < rows; ++j, next_row()) {
+                            const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
+                            const A r =
+                                reduce_run<R, E, AllUnit>(b, n, packets, R::template identity<A>());
+                            o[j * os] = R::merge(o[j * os], r);
+                        }
+                    };
+                    if (all_unit)
+                        fold_rows.template operator()<true>();
+                    else
+                        fold_rows.template operator()<false>();
+                    return;
+                }
+                if constexpr (staged) { // each row joins the stage of a row of outputs
+                    if (packets && inner[0] == 1 && n <= decltype(stage)::max_run) {
+                        for (int64_t j = 0; j < rows; ++j, next_row())
+                            stage.add(o + j * os,
+                                      bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1}), n);
+                        return;
+                    }
+                }
+                std::array<int64_t, N> at = off;
+                for (int64_t j = 0; j < rows; ++j) {
+                    run(at, n);
+                    for (size_t k = 0; k < N; ++k) at[k] += L.strides[k][rd];
+                }
             };
             if (j0 == 0 && j1 == per_row)
                 iter::for_each_run_rows(L, r0 * per_row, r1 * per_row, rows_run);
