@@ -97,27 +97,29 @@ using AssignKernel = void (*)(const void* expr, const AssignRun& run);
 // The only part of an assignment compiled per expression: the tree's loops
 // over one run (unit-stride packets, broadcast packets, scalars). Planning,
 // threading and tiling around it (drive_assign) are compiled once per operand
-// count, and reach it through a function pointer once per run.
-// The rows loop is here, not in the driver: a block of short rows (a 256 x 256
-// broadcast) costs one call, not one per row. One inlined copy of the run
-// loops serves a single run and a block. Always inline: the flat front
-// (drive_assign) calls it through a pointer it knows, and only an inlined
-// kernel sees rows == 1, unit strides and the run kind as constants.
+// count, and reach it through assign_kernel's pointer.
 template <class E, class T>
-T7_INLINE void assign_kernel(const void* expr, const AssignRun& r) {
-    const E& e = *static_cast<const E*>(expr);
+inline void assign_one_run(const void* expr, const AssignRun& r) {
+    const auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{r.in, r.in_stride});
+    assign_run<E>(static_cast<T*>(r.out), r.out_stride, b, r.n, r.kind);
+}
+
+// The drivers' kernel: a block of r.rows runs (a 256 x 256 broadcast costs one
+// call per block of rows, not one per row). The flat front calls
+// assign_one_run itself, which the compiler inlines there when it is small,
+// as it does here: one copy of the run loops in each place, as before blocks.
+template <class E, class T>
+void assign_kernel(const void* expr, const AssignRun& r) {
     constexpr size_t L = size_t(E::leaves);
-    const void* const* in = r.in; // the first run reads the caller's table
     std::array<const void*, L> next;
-    T* out = static_cast<T*>(r.out);
+    AssignRun run = r; // the first run reads the caller's table
     for (int64_t j = 0;;) {
-        const auto b = bind<0>(e, RunArgs{in, r.in_stride});
-        assign_run<E>(out, r.out_stride, b, r.n, r.kind);
+        assign_one_run<E, T>(expr, run);
         if (++j >= r.rows) return;
-        out = reinterpret_cast<T*>(reinterpret_cast<char*>(out) + r.row_bytes[0]);
+        run.out = static_cast<char*>(run.out) + r.row_bytes[0];
         for (size_t k = 0; k < L; ++k)
-            next[k] = static_cast<const char*>(in[k]) + r.row_bytes[k + 1];
-        in = next.data();
+            next[k] = static_cast<const char*>(run.in[k]) + r.row_bytes[k + 1];
+        run.in = next.data();
     }
 }
 
@@ -222,9 +224,12 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
 // Only this front is inline: a small flat assignment calls the kernel through
 // a pointer the compiler knows (and may inline); the threaded and planned
 // paths are compiled once per operand count (libtensor7).
+// `one_run`: assign_one_run of the same expression, for the flat run below the
+// thread grain (called where the compiler sees it, so it may inline it).
 template <size_t N>
 T7_INLINE void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
-                            const void* expr, bool plain_copy = false, bool flat = false) {
+                            AssignKernel one_run, const void* expr, bool plain_copy = false,
+                            bool flat = false) {
     const Shape& shape = *dst.sizes;
     // Fast path (TensorIterator's "contiguous" case): every operand contiguous
     // with the destination's shape is one flat unit-stride run; below the
@@ -238,7 +243,7 @@ T7_INLINE void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKer
     const int64_t numel = shape.numel();
     if (numel >= iter::parallel_grain)
         return drive_flat_threads<N>(dst, leaves, kernel, expr, plain_copy);
-    flat_range<N>(dst, leaves, kernel, expr, plain_copy, 0, numel);
+    flat_range<N>(dst, leaves, one_run, expr, plain_copy, 0, numel);
 }
 
 // eval/cpu/product_blocks.hpp: an assignment consuming a pending product.
@@ -275,17 +280,18 @@ struct AssignEvaluator {
                            const LeafRef* flat) {
         constexpr size_t N = size_t(E::leaves) + 1;
         if (flat)
-            return drive_assign<N>(*flat, leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>,
-                                   true);
+            return drive_assign<N>(*flat, leaves, &assign_kernel<E, T>, &assign_one_run<E, T>, &e,
+                                   LeafOf<E, T, CPU>, true);
         if (dst.dim() == 0) return;
         if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
             return run_product_blocks<T>(dst, e, leaves);
-        drive_assign<N>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &e, LeafOf<E, T, CPU>);
+        drive_assign<N>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &assign_one_run<E, T>, &e,
+                        LeafOf<E, T, CPU>);
     }
     // `y = x` of one type, flat (as run_assign's `flat`): a memcpy, no tree needed
     // (drive_assign's plain copy never calls the kernel).
     static void run_flat_copy(const LeafRef& dst, const LeafRef* leaves) {
-        drive_assign<2>(dst, leaves, nullptr, nullptr, true, true);
+        drive_assign<2>(dst, leaves, nullptr, nullptr, nullptr, true, true);
     }
 };
 
