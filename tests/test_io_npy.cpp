@@ -3,6 +3,7 @@
 // byte order; saveNpy writes NumPy's exact bytes, views in logical order; malformed
 // files fail with an IOError naming the byte offset. Bool and float16 files load as
 // ByteTensor and FloatTensor; loadNpyAny gives the file's own type.
+#include <t7/io/file.hpp>
 #include <t7/io/npy.hpp>
 #include <t7/t7.hpp>
 
@@ -51,9 +52,13 @@ bool has(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
 }
 
+// NumPy's type code of T: "u1", "i1", "i2", "i4", "i8", "f4", "f8".
 template <class T>
 std::string code() {
-    return detail::npy::descr<T>().substr(1); // "f8", "u1", ...
+    return (std::is_floating_point_v<T> ? "f"
+            : std::is_signed_v<T>       ? "i"
+                                        : "u") +
+           std::to_string(sizeof(T));
 }
 // The 2x3 fixtures' values (make_npy.py): 50*i for u1, 7*i - 20 otherwise.
 template <class T>

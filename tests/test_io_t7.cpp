@@ -3,6 +3,7 @@
 // values, strides, offsets and sharing, and writing the same objects gives the same
 // bytes; round trips in both encodings for every type and layout; t7::Object; and
 // every kind of malformed input fails with an IOError naming the byte offset.
+#include <t7/io/file.hpp>
 #include <t7/io/object.hpp>
 #include <t7/io/t7_reader.hpp>
 #include <t7/io/t7_writer.hpp>

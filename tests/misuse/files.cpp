@@ -3,6 +3,8 @@
 // file) or the documented answer: nothing may crash, hang, overflow the stack, throw
 // std::bad_alloc, or lose the file that a failed save was replacing. The rules these
 // cases check are listed in include/t7/io/limits.hpp.
+#include <t7/io/file.hpp>
+#include <t7/io/limits.hpp>
 #include <t7/io/npy.hpp>
 #include <t7/io/t7_reader.hpp>
 #include <t7/io/t7_writer.hpp>

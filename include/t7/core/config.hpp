@@ -23,3 +23,14 @@
 #define T7_INLINE inline
 #define T7_RESTRICT
 #endif
+
+// Whether this translation unit compiles the definitions that libtensor7 holds
+// compiled (file formats: io/*_impl.hpp). A program that links the library
+// defines T7_PRECOMPILED and sees only their declarations, which saves it their
+// parsing; the library itself (T7_PRECOMPILED_BUILD), nvcc's translation units and
+// programs using the headers alone compile them.
+#if !defined(T7_PRECOMPILED) || defined(T7_PRECOMPILED_BUILD) || defined(__CUDACC__)
+#define T7_LIBRARY_DEFINITIONS 1
+#else
+#define T7_LIBRARY_DEFINITIONS 0
+#endif

@@ -8,412 +8,46 @@
 // strictly and every size is checked against the file before allocating.
 #pragma once
 
-#include "../eval/cpu/evaluator.hpp"
-#include "../tensor/copy.hpp"
-#include "file.hpp"
-#include "limits.hpp"
+#include "../core/config.hpp"
 #include "object.hpp"
-#include "t7_stream.hpp"
 
-#include <algorithm>
-#include <bit>
-#include <charconv>
-#include <cstdint>
-#include <cstring>
-#include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace t7 {
-namespace detail::npy {
-
-inline constexpr char kMagic[] = "\x93NUMPY";
-inline constexpr size_t kMagicLen = 6;
-
-// NumPy's type string for each element type ("<f8", "|u1", ...).
-template <class T>
-std::string descr() {
-    const char order = sizeof(T) == 1 ? '|' : '<';
-    const char kind = std::is_floating_point_v<T> ? 'f' : std::is_signed_v<T> ? 'i' : 'u';
-    return std::string{order, kind} + std::to_string(sizeof(T));
-}
-
-struct Header {
-    std::string descr;
-    bool fortran = false;
-    std::vector<int64_t> shape;
-    size_t data_at = 0; // byte offset of the first element
-};
-
-// A strict parser for the header's Python dict literal:
-//   {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
-// (The readers are templates only so that programs that read no file do not
-// compile them.)
-template <class = void>
-class HeaderParser {
-public:
-    HeaderParser(std::string_view text, size_t base, const std::string& name)
-        : s_(text), base_(base), name_(name) {}
-
-    void parse(Header& h) {
-        bool seen_descr = false, seen_fortran = false, seen_shape = false;
-        expect('{');
-        for (;;) {
-            skip_ws();
-            if (peek() == '}') break;
-            size_t key_at = pos_;
-            std::string key = string_literal();
-            expect(':');
-            if (key == "descr") {
-                skip_ws();
-                if (peek() != '\'' && peek() != '"')
-                    fail_at(pos_, "unsupported descr (structured dtypes cannot be loaded)");
-                h.descr = string_literal();
-                seen_descr = true;
-            } else if (key == "fortran_order") {
-                h.fortran = boolean();
-                seen_fortran = true;
-            } else if (key == "shape") {
-                shape(h.shape);
-                seen_shape = true;
-            } else {
-                fail_at(key_at, "unexpected key '", Shortened{key}, "' in the header");
-            }
-            skip_ws();
-            if (peek() == ',') {
-                ++pos_;
-                continue;
-            }
-            skip_ws();
-            if (peek() != '}') fail_at(pos_, "expected ',' or '}' in the header");
-        }
-        ++pos_;
-        skip_ws();
-        if (pos_ != s_.size()) fail_at(pos_, "unexpected text after the header's '}'");
-        if (!seen_descr || !seen_fortran || !seen_shape)
-            fail_at(0, "the header lacks '",
-                    !seen_descr     ? "descr"
-                    : !seen_fortran ? "fortran_order"
-                                    : "shape",
-                    "'");
-    }
-
-private:
-    struct Shortened {
-        std::string_view s;
-        friend std::ostream& operator<<(std::ostream& os, const Shortened& x) {
-            for (char c : x.s.substr(0, 32)) os << (uint8_t(c) < 32 || uint8_t(c) > 126 ? '?' : c);
-            return os << (x.s.size() > 32 ? "..." : "");
-        }
-    };
-    template <class... A>
-    [[noreturn]] void fail_at(size_t at, const A&... a) const {
-        fail<IOError>(name_, ": byte ", base_ + at, ": ", a...);
-    }
-    char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
-    void skip_ws() {
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n'))
-            ++pos_;
-    }
-    void expect(char c) {
-        skip_ws();
-        if (peek() != c) fail_at(pos_, "expected '", c, "' in the header");
-        ++pos_;
-    }
-    std::string string_literal() {
-        skip_ws();
-        char q = peek();
-        if (q != '\'' && q != '"') fail_at(pos_, "expected a quoted string in the header");
-        size_t end = s_.find(q, pos_ + 1);
-        if (end == std::string_view::npos) fail_at(pos_, "unterminated string in the header");
-        std::string r(s_.substr(pos_ + 1, end - pos_ - 1));
-        pos_ = end + 1;
-        return r;
-    }
-    bool boolean() {
-        skip_ws();
-        if (s_.substr(pos_, 4) == "True") return pos_ += 4, true;
-        if (s_.substr(pos_, 5) == "False") return pos_ += 5, false;
-        fail_at(pos_, "expected True or False for fortran_order");
-    }
-    // A Python tuple: (), (3,), (2, 3) or (2, 3,). NumPy refuses (3), the number 3.
-    void shape(std::vector<int64_t>& out) {
-        expect('(');
-        out.clear();
-        bool comma = false; // after the last entry
-        for (;;) {
-            skip_ws();
-            if (peek() == ')') break;
-            size_t at = pos_;
-            int64_t v = 0;
-            auto r = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), v);
-            if (r.ec == std::errc::result_out_of_range) fail_at(at, "shape entry out of range");
-            if (r.ec != std::errc() || r.ptr == s_.data() + pos_)
-                fail_at(at, "expected an integer in the shape");
-            if (v < 0) fail_at(at, "negative size ", v, " in the shape");
-            pos_ = size_t(r.ptr - s_.data());
-            if (out.size() >= 64) fail_at(at, "more than 64 dimensions in the shape");
-            out.push_back(v);
-            skip_ws();
-            comma = peek() == ',';
-            if (comma)
-                ++pos_;
-            else if (peek() != ')')
-                fail_at(pos_, "expected ',' or ')' in the shape");
-        }
-        if (out.size() == 1 && !comma)
-            fail_at(pos_, "the shape (", out[0], ") is no tuple: NumPy writes (", out[0], ",)");
-        ++pos_;
-    }
-
-    std::string_view s_;
-    size_t pos_ = 0;
-    size_t base_;
-    const std::string& name_;
-};
-
-template <class = void>
-Header read_header(std::string_view b, const std::string& name) {
-    auto fail_at = [&](size_t at, const auto&... a) -> void {
-        fail<IOError>(name, ": byte ", at, ": ", a...);
-    };
-    if (b.size() < kMagicLen + 2 || b.substr(0, kMagicLen) != std::string_view(kMagic, kMagicLen))
-        fail_at(0, "not a .npy file (no \\x93NUMPY magic)");
-    uint8_t major = uint8_t(b[6]), minor = uint8_t(b[7]);
-    if ((major < 1 || major > 3) || minor != 0)
-        fail_at(6, "unsupported .npy version ", int(major), ".", int(minor));
-    size_t len_bytes = major == 1 ? 2 : 4;
-    if (b.size() < 8 + len_bytes) fail_at(8, "truncated file: the header length is missing");
-    uint64_t hlen = 0;
-    for (size_t i = 0; i < len_bytes; ++i) hlen |= uint64_t(uint8_t(b[8 + i])) << (8 * i);
-    size_t start = 8 + len_bytes;
-    if (hlen > b.size() - start)
-        fail_at(8, "truncated file: header of ", hlen, " bytes but only ", b.size() - start,
-                " are left");
-    Header h;
-    HeaderParser<>(b.substr(start, size_t(hlen)), start, name).parse(h);
-    h.data_at = start + size_t(hlen);
-    return h;
-}
-
-// What a descr stores: one of the seven Torch7 types, bool ('|b1') or float16
-// ('<f2'); bool loads as uint8 (ByteTensor), float16 as float (FloatTensor).
-enum class Kind { u1, i1, i2, i4, i8, f4, f8, b1, f2 };
-
-struct Dtype {
-    Kind kind;
-    size_t size; // bytes per element in the file
-    bool swap;   // stored in the other byte order
-};
-
-template <class T>
-constexpr Kind kind_of() {
-    if constexpr (std::is_same_v<T, uint8_t>)
-        return Kind::u1;
-    else if constexpr (std::is_same_v<T, int8_t>)
-        return Kind::i1;
-    else if constexpr (std::is_same_v<T, int16_t>)
-        return Kind::i2;
-    else if constexpr (std::is_same_v<T, int32_t>)
-        return Kind::i4;
-    else if constexpr (std::is_same_v<T, int64_t>)
-        return Kind::i8;
-    else if constexpr (std::is_same_v<T, float>)
-        return Kind::f4;
-    else
-        return Kind::f8;
-}
-
-// The dtype of a descr; IOError for descrs no tensor type holds.
-template <class = void>
-Dtype parse_descr(const std::string& d, const std::string& name, size_t at) {
-    if (d.size() < 3 || (d[0] != '<' && d[0] != '>' && d[0] != '|' && d[0] != '='))
-        fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d, "'");
-    const std::string_view body = std::string_view(d).substr(1);
-    const char other = std::endian::native == std::endian::little ? '>' : '<';
-    std::optional<Dtype> r;
-    for_each_torch_type([&](auto v) {
-        using U = decltype(v);
-        if (body == std::string_view(descr<U>()).substr(1))
-            r = Dtype{kind_of<U>(), sizeof(U), sizeof(U) > 1 && d[0] == other};
-    });
-    if (body == "b1") r = Dtype{Kind::b1, 1, false};
-    if (body == "f2") r = Dtype{Kind::f2, 2, d[0] == other};
-    if (!r)
-        fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d,
-                      "' (Torch7 types: u1 i1 i2 i4 i8 f4 f8; also b1 as u1, f2 as f4)");
-    return *r;
-}
-
-// Whether a file of this kind loads as a Tensor<T>.
-template <class T>
-bool loads_as(Kind k) {
-    return k == kind_of<T>() || (k == Kind::b1 && std::is_same_v<T, uint8_t>) ||
-           (k == Kind::f2 && std::is_same_v<T, float>);
-}
-
-// The n elements at `in` (of kind dt) into out: bool bytes as 0 or 1 (any
-// non-zero byte is true), float16 converted exactly to float.
-template <class T>
-void decode(T* out, const char* in, int64_t n, const Dtype& dt) {
-    if constexpr (std::is_same_v<T, uint8_t>) {
-        if (dt.kind == Kind::b1) {
-            for (int64_t i = 0; i < n; ++i) out[i] = in[i] != 0;
-            return;
-        }
-    }
-    if constexpr (std::is_same_v<T, float>) {
-        if (dt.kind == Kind::f2) {
-            for (int64_t i = 0; i < n; ++i) {
-                uint16_t h;
-                std::memcpy(&h, in + 2 * i, 2);
-                if (dt.swap) h = uint16_t((h >> 8) | (h << 8));
-                out[i] = Half::to_float(h);
-            }
-            return;
-        }
-    }
-    std::memcpy(out, in, size_t(n) * sizeof(T));
-    if (dt.swap) {
-        for (int64_t i = 0; i < n; ++i) {
-            auto* b = reinterpret_cast<unsigned char*>(out + i);
-            std::reverse(b, b + sizeof(T));
-        }
-    }
-}
-
-// The tensor of a parsed file (dt must load as T).
-template <class T>
-Tensor<T> read_tensor(std::string_view bytes, const Header& h, const Dtype& dt,
-                      const std::string& name) {
-    int64_t numel = detail::element_count(h.shape);
-    if (numel < 0)
-        fail<IOError>(name, ": byte ", kMagicLen,
-                      ": the shape's element count exceeds the limit of 2^48");
-    if (std::find(h.shape.begin(), h.shape.end(), 0) != h.shape.end()) numel = 0;
-    const size_t left = bytes.size() - h.data_at;
-    if (uint64_t(numel) > left / dt.size)
-        fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel, " elements need ",
-                      uint64_t(numel) * dt.size, " bytes but only ", left, " are left");
-    if (numel == 0) return Tensor<T>();
-    Shape sizes(h.shape.begin(), h.shape.end());
-    if (sizes.empty()) sizes = Shape{1};
-    Tensor<T> r(sizes);
-    decode(r.data(), bytes.data() + h.data_at, numel, dt);
-    if (h.fortran && sizes.size() > 1) {
-        // The data is column-major: view it with reversed strides, then copy to C order.
-        Shape st(sizes.size());
-        int64_t run = 1;
-        for (size_t d = 0; d < sizes.size(); ++d) st[d] = run, run *= sizes[d];
-        return Tensor<T>(r.storage(), 0, sizes, st).clone();
-    }
-    return r;
-}
-
-} // namespace detail::npy
 
 // The bytes of a .npy file holding x's elements in logical order.
 template <TorchElement T>
-std::string toNpy(const Tensor<T>& x) {
-    std::string shape;
-    if (x.dim() == 0) shape = "(0,)"; // an empty tensor has no elements
-    for (int64_t d = 0; d < x.dim(); ++d)
-        shape += (d ? ", " : "(") + std::to_string(x.size(d)) + (x.dim() == 1 ? ",)" : "");
-    if (x.dim() > 1) shape += ")";
-    std::string dict = "{'descr': '" + detail::npy::descr<T>() +
-                       "', 'fortran_order': False, 'shape': " + shape + ", }";
-    // NumPy leaves room for the first dimension to grow to 21 digits, and pads the
-    // header with spaces and a final newline to a multiple of 64 bytes.
-    std::string first = x.dim() ? std::to_string(x.size(0)) : "0";
-    dict.append(21 - std::min<size_t>(21, first.size()), ' ');
-    size_t hlen = dict.size() + 1; // with the final newline
-    auto padding = [&](size_t prefix) { return (64 - (prefix + hlen) % 64) % 64; };
-    int major = hlen + padding(10) <= 65535 ? 1 : 2; // 2.0 has a 4-byte header length
-    size_t prefix = major == 1 ? 10 : 12;
-    size_t pad = padding(prefix);
-    dict.append(pad, ' ');
-    dict += '\n';
-    std::string out(detail::npy::kMagic, detail::npy::kMagicLen);
-    out += char(major);
-    out += char(0);
-    uint64_t n = dict.size();
-    for (size_t i = 0; i < prefix - 8; ++i) out += char((n >> (8 * i)) & 0xff);
-    out += dict;
-    Tensor<T> c = x.contiguous();
-    size_t at = out.size();
-    out.resize(at + size_t(c.nElement()) * sizeof(T));
-    if (c.nElement()) {
-        std::memcpy(out.data() + at, c.data(), size_t(c.nElement()) * sizeof(T));
-        detail::t7file::to_little_endian(reinterpret_cast<T*>(out.data() + at),
-                                         size_t(c.nElement()));
-    }
-    return out;
-}
+std::string toNpy(const Tensor<T>& x);
 
 // A contiguous tensor from the bytes of a .npy file. TypeError if the file holds
 // another element type; IOError if it is malformed. A 0-d array loads as size 1,
 // an array with no elements as an empty tensor. Bool files ('|b1') load as
 // uint8 (0 or 1), float16 files ('<f2') as float.
 template <TorchElement T>
-Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy") {
-    using namespace detail::npy;
-    const Header h = read_header(bytes, name);
-    const Dtype dt = parse_descr(h.descr, name, kMagicLen);
-    if (!loads_as<T>(dt.kind))
-        detail::fail<TypeError>(name, ": holds dtype '", h.descr, "', not ", Tensor<T>::typeName(),
-                                " ('", descr<T>(), "')",
-                                dt.kind == Kind::b1   ? " (bool loads as torch.ByteTensor)"
-                                : dt.kind == Kind::f2 ? " (float16 loads as torch.FloatTensor)"
-                                                      : "");
-    return read_tensor<T>(bytes, h, dt, name);
-}
+Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy");
 
 // The tensor of a .npy file's bytes in the type the file holds, as a t7::Object
 // (obj.tensor<T>(); the type's name: obj.anyTensor()'s alternative): u1 i1 i2 i4
 // i8 f4 f8 as the matching tensor, bool as a ByteTensor, float16 as a
 // FloatTensor. IOError if malformed or of another dtype.
 template <class = void>
-Object fromNpyAny(std::string_view bytes, const std::string& name = "fromNpyAny") {
-    using namespace detail::npy;
-    const Header h = read_header(bytes, name);
-    const Dtype dt = parse_descr(h.descr, name, kMagicLen);
-    switch (dt.kind) {
-    case Kind::u1:
-    case Kind::b1:
-        return read_tensor<uint8_t>(bytes, h, dt, name);
-    case Kind::i1:
-        return read_tensor<int8_t>(bytes, h, dt, name);
-    case Kind::i2:
-        return read_tensor<int16_t>(bytes, h, dt, name);
-    case Kind::i4:
-        return read_tensor<int32_t>(bytes, h, dt, name);
-    case Kind::i8:
-        return read_tensor<int64_t>(bytes, h, dt, name);
-    case Kind::f4:
-    case Kind::f2:
-        return read_tensor<float>(bytes, h, dt, name);
-    case Kind::f8:
-        break;
-    }
-    return read_tensor<double>(bytes, h, dt, name); // Kind::f8
-}
+Object fromNpyAny(std::string_view bytes, const std::string& name = "fromNpyAny");
 
 template <TorchElement T>
-void saveNpy(const std::string& path, const Tensor<T>& x) {
-    detail::write_file(path, toNpy(x), "saveNpy");
-}
+void saveNpy(const std::string& path, const Tensor<T>& x);
 
 template <TorchElement T>
-Tensor<T> loadNpy(const std::string& path) {
-    return fromNpy<T>(detail::read_file(path, "loadNpy"), "loadNpy('" + path + "')");
-}
+Tensor<T> loadNpy(const std::string& path);
 
 // A .npy file's tensor in the type it holds, as a t7::Object (fromNpyAny).
 template <class = void>
-Object loadNpyAny(const std::string& path) {
-    return fromNpyAny(detail::read_file(path, "loadNpyAny"), "loadNpyAny('" + path + "')");
-}
+Object loadNpyAny(const std::string& path);
 
 } // namespace t7
+
+// The definitions: compiled once into libtensor7 (src/io.cpp), and here only in
+// translation units that do not link it (core/config.hpp, T7_LIBRARY_DEFINITIONS).
+#if T7_LIBRARY_DEFINITIONS
+#include "npy_impl.hpp"
+#endif
