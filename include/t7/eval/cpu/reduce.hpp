@@ -365,17 +365,34 @@ struct ReduceEvaluator {
             std::array<const void*, N> ptr;
             [[maybe_unused]] std::conditional_t<staged, RowStage<R, V, A, Bound>, bool> stage(
                 all_unit);
+            std::array<int64_t, N> step{}; // bytes from one row of a block to the next
+            auto next_row = [&] {
+                for (size_t k = 1; k < N; ++k) ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
+            };
+            // Folds `rows` rows of n elements (the first at ptr) each into one
+            // output, o[j * os]: the one copy of the fold per expression, for
+            // single runs and blocks of rows alike.
+            auto fold_rows = [&](A* o, int64_t os, int64_t n, int64_t rows) {
+                auto fold = [&]<bool AllUnit>() {
+                    for (int64_t j = 0;;) {
+                        const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
+                        const A r =
+                            reduce_run<R, E, AllUnit>(b, n, packets, R::template identity<A>());
+                        o[j * os] = R::merge(o[j * os], r);
+                        if (++j == rows) return;
+                        next_row();
+                    }
+                };
+                if (all_unit)
+                    fold.template operator()<true>();
+                else
+                    fold.template operator()<false>();
+            };
             auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
                 for (size_t k = 1; k < N; ++k)
                     ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+                if (inner[0] == 0) return fold_rows(out + off[0], 0, n, 1);
                 const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
-                if (inner[0] == 0) {
-                    const A r =
-                        all_unit ? reduce_run<R, E, true>(b, n, packets, R::template identity<A>())
-                                 : reduce_run<R, E>(b, n, packets, R::template identity<A>());
-                    out[off[0]] = R::merge(out[off[0]], r);
-                    return;
-                }
                 if constexpr (staged)
                     if (packets && inner[0] == 1 && stage.add(out + off[0], b, n)) return;
                 accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
@@ -386,34 +403,15 @@ struct ReduceEvaluator {
             auto rows_run = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
                 if (rows == 1) return run(off, n); // also every run of a 1-D loop
                 const size_t rd = L.rank() - 2;
-                std::array<int64_t, N> step;
                 for (size_t k = 0; k < N; ++k) {
                     step[k] = L.strides[k][rd] * ops.elem_size[k];
                     ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
                 }
                 A* const o = out + off[0];
                 const int64_t os = L.strides[0][rd];
-                auto next_row = [&] {
-                    for (size_t k = 1; k < N; ++k)
-                        ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
-                };
-                // The row loops below inline what `run` does for one row (no call
-                // and no pointer table per row).
-                if (inner[0] == 0) { // each row folds into one output
-                    auto fold_rows = [&]<bool AllUnit>() {
-                        for (int64_t j = 0; j < rows; ++j, next_row()) {
-                            const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
-                            const A r =
-                                reduce_run<R, E, AllUnit>(b, n, packets, R::template identity<A>());
-                            o[j * os] = R::merge(o[j * os], r);
-                        }
-                    };
-                    if (all_unit)
-                        fold_rows.template operator()<true>();
-                    else
-                        fold_rows.template operator()<false>();
-                    return;
-                }
+                // Both row loops do what `run` does for one row, with no call and no
+                // pointer table per row.
+                if (inner[0] == 0) return fold_rows(o, os, n, rows); // a row per output
                 if constexpr (staged) { // each row joins the stage of a row of outputs
                     if (packets && inner[0] == 1 && n <= decltype(stage)::max_run) {
                         for (int64_t j = 0; j < rows; ++j, next_row())
