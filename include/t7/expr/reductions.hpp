@@ -73,10 +73,20 @@ auto reduce_all(const E& expr, const char* op, bool allow_empty) {
     using V = typename node_t<E>::value_type;
     using A = typename R::template acc<V>;
     const auto leaves = gather_leaves(e);
+    using Ev = Evaluator<expr_device_t<E>>;
+    // The common case first, with no Shape built: leaves of one shape, which
+    // cannot fail the shape checks below.
+    if constexpr (node_t<E>::leaves > 0 &&
+                  requires { Ev::reduce_all_flat_numel(leaves.data(), leaves.size()); }) {
+        const int64_t numel = Ev::reduce_all_flat_numel(leaves.data(), leaves.size());
+        if (numel >= 0) {
+            check_divisors(e);
+            return A(Ev::template reduce_all_flat<R>(e, leaves.data(), numel));
+        }
+    }
     const Shape shape = reduce_shape_of(leaves.data(), leaves.size(), op, allow_empty);
     if (shape.empty() && node_t<E>::leaves > 0) return R::template identity<A>();
     check_divisors(e);
-    using Ev = Evaluator<expr_device_t<E>>;
     if constexpr (requires { Ev::template reduce_all<R>(e, shape, leaves.data()); })
         return Ev::template reduce_all<R>(e, shape, leaves.data()); // reuses the leaf table
     else

@@ -275,24 +275,39 @@ template <class R, class A, size_t N>
     return result;
 }
 
+// The element count of a reduction whose n leaves are all contiguous with one
+// non-empty shape below the thread grain (one flat run on this thread), else -1.
+inline int64_t flat_reduction_numel(const LeafRef* leaves, size_t n) {
+    const Shape& shape = *leaves[0].sizes;
+    if (shape.empty()) return -1;
+    const int64_t numel = shape.numel();
+    if (numel >= iter::parallel_grain) return -1;
+    for (size_t k = 0; k < n; ++k)
+        if ((k > 0 && !(*leaves[k].sizes == shape)) || !is_contiguous(shape, *leaves[k].strides))
+            return -1;
+    return numel;
+}
+
+// Folds the flat run of numel elements (flat_reduction_numel) with kernel.
+template <class R, class A, size_t N, class Kernel>
+T7_INLINE A reduce_flat(const LeafRef* leaves, int64_t numel, Kernel kernel, const void* expr) {
+    std::array<const void*, N> in;
+    std::array<int64_t, N> ones;
+    for (size_t k = 0; k < N; ++k) in[k] = leaves[k].data;
+    ones.fill(1);
+    A acc = R::template identity<A>();
+    kernel(expr, in.data(), ones.data(), numel, true, &acc);
+    return acc;
+}
+
 template <class R, class A, size_t N>
 A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kernel,
                    const void* expr) {
+    // Fast path (also taken before, by ReduceEvaluator's front, in programs that
+    // reduce through t7::sum and the like): one kernel call over one unit-stride run.
+    if (const int64_t n = flat_reduction_numel(leaves, N); n >= 0)
+        return reduce_flat<R, A, N>(leaves, n, kernel, expr);
     const int64_t numel = shape.numel();
-    // Fast path: every leaf contiguous with the reduction's shape, below the
-    // thread grain: one kernel call over one unit-stride run.
-    bool flat = numel < iter::parallel_grain;
-    for (size_t k = 0; k < N && flat; ++k)
-        flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
-    if (flat) {
-        std::array<const void*, N> in;
-        std::array<int64_t, N> ones;
-        for (size_t k = 0; k < N; ++k) in[k] = leaves[k].data;
-        ones.fill(1);
-        A acc = R::template identity<A>();
-        kernel(expr, in.data(), ones.data(), numel, true, &acc);
-        return acc;
-    }
     // Contiguous on one thread: the same blocks as drive_reduce_blocks (so the
     // same bits), as flat runs merged in order, without its loop plan and partials.
     bool contiguous = getNumThreads() == 1;
@@ -316,6 +331,18 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
 }
 
 struct ReduceEvaluator {
+    // The common whole reduction, decided before a Shape is built: every leaf
+    // contiguous of one non-empty shape below the thread grain (numel >= 0, from
+    // reduce_all_flat_numel). The kernel is called where the compiler sees it (and
+    // may inline it), as the assignment's flat front does.
+    static int64_t reduce_all_flat_numel(const LeafRef* leaves, size_t n) {
+        return flat_reduction_numel(leaves, n);
+    }
+    template <class R, class E>
+    static auto reduce_all_flat(const E& e, const LeafRef* leaves, int64_t numel) {
+        using A = typename R::template acc<typename E::value_type>;
+        return reduce_flat<R, A, size_t(E::leaves)>(leaves, numel, &reduce_kernel<R, E, A>, &e);
+    }
     // Reduces every element of e (shape `shape`, non-empty) with R.
     template <class R, class E>
     static auto reduce_all(const E& e, const Shape& shape) {
