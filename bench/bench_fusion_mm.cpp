@@ -1,9 +1,10 @@
 // Matrix products inside expressions (issue 15): y = sigmoid(mm(a, b) + bias),
-// fused (the product by panels of rows, the element-wise part applied to each
-// panel while it is in L2), against the two-step computation into an existing
-// p (p = mm(a, b), one GEMM into p; then y = sigmoid(p + bias)) and the same
-// two steps in Eigen. n x n float, best of interleaved rounds; ratios > 1 mean
-// the fused form is faster.
+// fused (the product by blocks, the element-wise part applied to each block
+// while it is in L2), against the two-step computation into an existing p
+// (p = mm(a, b), one GEMM into p; then y = sigmoid(p + bias)) and the same two
+// steps in Eigen. n x n float; then the same with bmm over B matrices of n x n
+// (Eigen: a loop over the matrices). Best of interleaved rounds; ratios > 1
+// mean the fused form is faster.
 // Usage: bench_fusion_mm [rounds] [panel KiB (default: the library's)]
 #include "timing.hpp"
 
@@ -49,6 +50,40 @@ int main(int argc, char** argv) {
                         "%9.3f ms  two-step/fused %5.2fx  eigen/fused %5.2fx\n",
                         (long long)n, threads, t[0] * 1e3, t[1] * 1e3, t[2] * 1e3, t[1] / t[0],
                         t[2] / t[0]);
+        }
+    }
+    for (auto [nb, n] : {std::pair<int64_t, int64_t>{256, 64}, {16, 256}, {4, 1024}}) {
+        t7::manualSeed(1);
+        FloatTensor a = t7::randn<float>(nb, n, n), b = t7::randn<float>(nb, n, n);
+        FloatTensor bias = t7::randn<float>(n), y(nb, n, n), p(nb, n, n);
+        Eigen::Map<Eigen::RowVectorXf> Bias(bias.data(), n);
+        auto mat = [n](FloatTensor& t, int64_t q) {
+            return Eigen::Map<RowMat>(t.data() + q * n * n, n, n);
+        };
+        for (int threads : {1, 2}) {
+            t7::setNumThreads(threads);
+            const int64_t inner = nb * n * n * n <= (int64_t(1) << 24) ? 20 : 1;
+            const auto t = bench::race(
+                {[&] { y = t7::sigmoid(t7::bmm(a, b) + bias); },
+                 [&] {
+                     p = t7::bmm(a, b);
+                     y = t7::sigmoid(p + bias);
+                 },
+                 [&] {
+                     Eigen::setNbThreads(threads);
+                     for (int64_t q = 0; q < nb; ++q) {
+                         mat(p, q).noalias() = mat(a, q) * mat(b, q);
+                         mat(y, q) = (1.f + (-(mat(p, q).rowwise() + Bias)).array().exp())
+                                         .inverse()
+                                         .matrix();
+                     }
+                 }},
+                rounds, inner);
+            bench::keep(y);
+            std::printf("bmm %lldx%lld^2 thr=%d  fused %9.3f ms  two-step %9.3f ms  eigen "
+                        "two-step %9.3f ms  two-step/fused %5.2fx  eigen/fused %5.2fx\n",
+                        (long long)nb, (long long)n, threads, t[0] * 1e3, t[1] * 1e3, t[2] * 1e3,
+                        t[1] / t[0], t[2] / t[0]);
         }
     }
 }

@@ -2,7 +2,8 @@
 // until the end of their statement, consumed by blocks in an element-wise
 // assignment (sigmoid(mm(a, b) + bias) into y without a product-sized
 // temporary), materialised otherwise with the operands of that statement;
-// mm/addmm/mv/bmm of expressions. Every value against naive loops.
+// mm/addmm/mv/bmm of expressions; bmm/baddbmm batches the same way. Every value
+// against naive loops.
 #include "alloc_counter.hpp"
 
 #include <doctest/doctest.h>
@@ -280,6 +281,210 @@ TEST_CASE("mm_expr: the fused assignment allocates no product-sized block") {
         p = t7::mm(a, b);
         CHECK(host.cached_bytes() == 0);
         CHECK(double(p(7, 9)) == doctest::Approx(double(t7::FloatTensor(t7::mm(a, b))(7, 9))));
+    }
+    t7::setNumThreads(1);
+}
+
+// ---- batches: bmm and baddbmm -------------------------------------------------------------
+namespace {
+
+// Row-major values of a 3-D tensor, read element by element.
+template <class T>
+std::vector<double> values3(const t7::Tensor<T>& t) {
+    std::vector<double> v;
+    for (int64_t q = 0; q < t.size(0); ++q)
+        for (int64_t i = 0; i < t.size(1); ++i)
+            for (int64_t j = 0; j < t.size(2); ++j) v.push_back(double(t(q, i, j)));
+    return v;
+}
+
+// beta c[q][i][j] + alpha sum_l a[q][i][l] b[q][l][j], c of the result's shape or none.
+template <class T>
+std::vector<double> naive3(const t7::Tensor<T>& a, const t7::Tensor<T>& b, double alpha = 1,
+                           double beta = 0, const t7::Tensor<T>* c = nullptr) {
+    std::vector<double> r;
+    for (int64_t q = 0; q < a.size(0); ++q)
+        for (int64_t i = 0; i < a.size(1); ++i)
+            for (int64_t j = 0; j < b.size(2); ++j) {
+                double s = 0;
+                for (int64_t l = 0; l < a.size(2); ++l)
+                    s += double(a(q, i, l)) * double(b(q, l, j));
+                r.push_back(beta * (c ? double((*c)(q, i, j)) : 0.0) + alpha * s);
+            }
+    return r;
+}
+
+} // namespace
+
+TEST_CASE_TEMPLATE("mm_expr: y = sigmoid(bmm(a, b) + bias), fused by blocks", T, float, double) {
+    // (batches, n, k, p): one element; below a block; several blocks a matrix,
+    // partial ones included (with blocks of 4 KiB: 32 x 32 floats, 32 x 16 doubles).
+#if defined(T7_TEST_SANITIZED)
+    const int64_t dims[][4] = {{1, 1, 1, 1}, {3, 5, 7, 3}, {3, 70, 6, 90}};
+#else
+    const int64_t dims[][4] = {{1, 1, 1, 1}, {3, 5, 7, 3}, {4, 130, 20, 200}};
+#endif
+    const int64_t block_bytes = t7::cpu::product_panel_bytes;
+    for (int64_t bytes : {block_bytes, int64_t(4096)})
+        for (int threads : {1, 2})
+            for (const auto& d : dims) {
+                CAPTURE(threads);
+                CAPTURE(d[1]);
+                CAPTURE(bytes);
+                t7::cpu::product_panel_bytes = bytes;
+                t7::setNumThreads(threads);
+                t7::manualSeed(17);
+                const int64_t B = d[0], n = d[1], k = d[2], p = d[3];
+                auto a = t7::randn<T>(B, n, k), b = t7::randn<T>(B, k, p);
+                auto bias = t7::randn<T>(p), rowbias = t7::randn<T>(B, 1, p);
+                const std::vector<double> prod = naive3(a, b);
+                std::vector<double> want = prod, want_rows = prod;
+                for (int64_t q = 0; q < B; ++q)
+                    for (int64_t i = 0; i < n; ++i)
+                        for (int64_t j = 0; j < p; ++j) {
+                            const size_t at = size_t((q * n + i) * p + j);
+                            want[at] = sig(prod[at] + double(bias(j)));
+                            want_rows[at] = sig(prod[at] + double(rowbias(q, 0, j)));
+                        }
+
+                t7::Tensor<T> y(B, n, p);
+                const T* where = y.data();
+                y = t7::sigmoid(t7::bmm(a, b) + bias);
+                CHECK(y.data() == where);
+                check_close(values3(y), want, tol<T>());
+                y = t7::sigmoid(t7::bmm(a, b) + rowbias); // a bias per matrix
+                check_close(values3(y), want_rows, tol<T>());
+
+                t7::Tensor<T> fresh;
+                fresh = t7::sigmoid(t7::bmm(a, b) + bias);
+                CHECK(fresh.sizes() == t7::Shape{B, n, p});
+                check_close(values3(fresh), want, tol<T>());
+
+                // Strided destinations: a slice of wider rows, and transposed matrices.
+                t7::Tensor<T> wide(B, n, p + 3), ycm(B, p, n);
+                auto yn = wide.narrow(2, 1, p);
+                yn = t7::sigmoid(t7::bmm(a, b) + bias);
+                check_close(values3(t7::Tensor<T>(yn)), want, tol<T>());
+                auto yt = ycm.transpose(1, 2);
+                yt = t7::sigmoid(t7::bmm(a, b) + bias);
+                check_close(values3(t7::Tensor<T>(yt)), want, tol<T>());
+
+                // The product alone: into y whole, one GEMM a matrix into the
+                // slice, by blocks into the transposed matrices.
+                y = t7::bmm(a, b);
+                CHECK(y.data() == where);
+                check_close(values3(y), prod, tol<T>());
+                yn = t7::bmm(a, b);
+                check_close(values3(t7::Tensor<T>(yn)), prod, tol<T>());
+                yt = t7::bmm(a, b);
+                check_close(values3(t7::Tensor<T>(yt)), prod, tol<T>());
+            }
+    t7::cpu::product_panel_bytes = block_bytes;
+    t7::setNumThreads(1);
+}
+
+TEST_CASE_TEMPLATE("mm_expr: baddbmm chains and bmm semantics", T, float, double) {
+    for (int threads : {1, 2}) {
+        CAPTURE(threads);
+        t7::setNumThreads(threads);
+        t7::manualSeed(19);
+        const int64_t B = 3, n = 40, k = 6, p = 50;
+        auto a = t7::randn<T>(B, n, k), b = t7::randn<T>(B, k, p), c = t7::randn<T>(B, n, p);
+        auto row = t7::randn<T>(p);
+        t7::Tensor<T> y(B, n, p);
+        y = t7::tanh(t7::baddbmm(0.5, c, 2.0, a, b)) * T(3);
+        std::vector<double> want = naive3(a, b, 2.0, 0.5, &c);
+        for (double& v : want) v = 3 * std::tanh(v);
+        check_close(values3(y), want, tol<T>());
+
+        y = t7::baddbmm(row, a, b) - T(1); // c broadcast to every matrix's rows
+        const t7::Tensor<T> rows = t7::eval(t7::zeros<T>(B, n, p) + row);
+        want = naive3(a, b, 1.0, 1.0, &rows);
+        for (double& v : want) v -= 1;
+        check_close(values3(y), want, tol<T>());
+        CHECK_THROWS_AS(t7::baddbmm(c.narrow(2, 0, 2), a, b), t7::ShapeError);
+
+        // c = baddbmm(c, a, b): the recipe reads the destination, so it is computed first.
+        t7::Tensor<T> c2 = t7::eval(c * T(1));
+        c2 = t7::baddbmm(c2, a, b);
+        check_close(values3(c2), naive3(a, b, 1.0, 1.0, &c), tol<T>());
+        // x = sigmoid(bmm(x, w) + 1) with x an operand.
+        auto w = t7::randn<T>(B, k, k);
+        t7::Tensor<T> x = t7::eval(a * T(1));
+        x = t7::sigmoid(t7::bmm(x, w) + T(1));
+        want = naive3(a, w);
+        for (double& v : want) v = sig(v + 1);
+        check_close(values3(x), want, tol<T>());
+
+        // Views that reshape the product are read from its values, not consumed
+        // as blocks (the recipe knows only its own matrices).
+        const std::vector<double> prod = naive3(a, b);
+        t7::Tensor<T> flat2(B * n, p);
+        flat2 = t7::bmm(a, b).view(B * n, p) + T(1);
+        for (int64_t i = 0; i < B * n; ++i)
+            for (int64_t j = 0; j < p; j += 7)
+                CHECK(double(flat2(i, j)) ==
+                      doctest::Approx(prod[size_t(i * p + j)] + 1).epsilon(tol<T>()));
+        t7::Tensor<T> first(n, p); // the first matrix, at offset 0
+        first = t7::bmm(a, b).select(0, 0) * T(2);
+        for (int64_t j = 0; j < p; j += 7)
+            CHECK(double(first(n - 1, j)) ==
+                  doctest::Approx(2 * prod[size_t((n - 1) * p + j)]).epsilon(tol<T>()));
+        auto a2 = t7::randn<T>(6, 4), b2 = t7::randn<T>(4, 10);
+        const std::vector<double> p2 = naive(a2, b2);
+        t7::Tensor<T> r2(10, 6), r3(2, 3, 10);
+        r2 = t7::mm(a2, b2).view(10, 6) + T(1); // the same 60 values, other rows
+        r3 = t7::mm(a2, b2).view(2, 3, 10) + T(1);
+        for (int64_t i = 0; i < 60; ++i) {
+            CHECK(double(r2(i / 6, i % 6)) == doctest::Approx(p2[size_t(i)] + 1).epsilon(tol<T>()));
+            CHECK(double(r3(i / 30, i / 10 % 3, i % 10)) ==
+                  doctest::Approx(p2[size_t(i)] + 1).epsilon(tol<T>()));
+        }
+    }
+    t7::setNumThreads(1);
+
+    // The value is the product of the operands of the statement that made it.
+    auto a = t7::randn<float>(2, 4, 3), b = t7::randn<float>(2, 3, 5);
+    const std::vector<double> want = naive3(a, b);
+    auto kept = t7::bmm(a, b);
+    CHECK(kept.storage().pending() == nullptr);
+    auto e = t7::bmm(a, b) + 1.f;
+    a.fill(0);
+    check_close(values3(kept), want, 1e-5);
+    t7::FloatTensor y(2, 4, 5);
+    y = e;
+    std::vector<double> want1 = want;
+    for (double& v : want1) v += 1;
+    check_close(values3(y), want1, 1e-5);
+    check_close(values3(t7::FloatTensor(t7::bmm(a, b))), std::vector<double>(40, 0.0), 1e-6);
+}
+
+TEST_CASE("mm_expr: the fused batched assignment allocates no product-sized block") {
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        t7::manualSeed(23);
+        const int64_t B = 4, n = 512, k = 16; // a 4 MiB product; blocks of 512 KiB
+        const size_t product_bytes = size_t(B * n * n) * sizeof(float);
+        auto a = t7::randn<float>(B, n, k), b = t7::randn<float>(B, k, n);
+        auto bias = t7::randn<float>(n);
+        t7::FloatTensor y(B, n, n), p(B, n, n);
+        y = t7::sigmoid(t7::bmm(a, b) + bias); // sizes this thread's block buffers
+        auto& host = t7::HostAllocator::instance();
+        host.trim();
+        g_largest = 0;
+        y = t7::sigmoid(t7::bmm(a, b) + bias);
+        CHECK(g_largest.load() < product_bytes / 8); // less than one matrix of the batch
+        CHECK(host.cached_bytes() == 0);             // no storage came and went
+        {
+            t7::FloatTensor tmp = t7::bmm(a, b); // the two-step form does allocate it
+            y = t7::sigmoid(tmp + bias);
+        }
+        CHECK(host.cached_bytes() >= product_bytes);
+        host.trim();
+        p = t7::bmm(a, b); // the product alone into an existing p: nothing allocated
+        CHECK(host.cached_bytes() == 0);
+        CHECK(double(p(3, 7, 9)) ==
+              doctest::Approx(double(t7::FloatTensor(t7::bmm(a, b))(3, 7, 9))));
     }
     t7::setNumThreads(1);
 }

@@ -1,5 +1,5 @@
 // Pending storages: a storage may hold, instead of its values, the recipe that
-// computes them (a matrix product, math/pending_product.hpp). Storage::data()
+// computes them (a matrix product or a batch of them, math/pending_product.hpp). Storage::data()
 // materialises it on first access; the CPU assignment (eval/cpu/product_blocks.hpp)
 // may instead consume it block by block without ever allocating it.
 // ProductScope bounds how long a product may stay pending: to the end of the
@@ -12,23 +12,30 @@
 
 namespace t7::detail {
 
-// The type-erased recipe of a pending storage's values: a rows x cols
-// row-major matrix of the storage's element type.
+// The type-erased recipe of a pending storage's values: `batches` row-major
+// rows x cols matrices of the storage's element type, one after the other (one
+// matrix for mm/addmm, one per batch for bmm/baddbmm).
 struct PendingProducer {
+    PendingProducer(int64_t batches, int64_t rows, int64_t cols)
+        : batches(batches), rows(rows), cols(cols) {}
     virtual ~PendingProducer() = default;
-    // All the values, into data (rows x cols, contiguous), with the library's threads.
+    // All the values, into data (contiguous), with the library's threads.
     virtual void fill(void* data) const = 0;
-    // The block of rows [r0, r1) and columns [c0, c1) into buf (element (i, j)
-    // at buf + (i - r0) * ld + (j - c0)), on the calling thread only (it may be
-    // one of a parallel region's).
-    virtual void block(int64_t r0, int64_t r1, int64_t c0, int64_t c1, void* buf,
+    // The block of rows [r0, r1) and columns [c0, c1) of matrix `batch` into buf
+    // (element (i, j) at buf + (i - r0) * ld + (j - c0)), on the calling thread
+    // only (it may be one of a parallel region's).
+    virtual void block(int64_t batch, int64_t r0, int64_t r1, int64_t c0, int64_t c1, void* buf,
                        int64_t ld) const = 0;
-    // Rows [r0, r1) of `cols` columns: a block of whole rows.
-    void rows(int64_t r0, int64_t r1, int64_t cols, void* buf, int64_t ld) const {
-        block(r0, r1, 0, cols, buf, ld);
+    // Whole rows [r0, r1) of matrix `batch`.
+    void whole_rows(int64_t batch, int64_t r0, int64_t r1, void* buf, int64_t ld) const {
+        block(batch, r0, r1, 0, cols, buf, ld);
     }
     // True when the recipe reads memory in [lo, hi).
     virtual bool reads(const void* lo, const void* hi) const = 0;
+
+    // The values' layout: `batches` matrices of rows x cols (batches is 1 for
+    // mm/addmm, whose result is 2-D; bmm's 3-D result has batches >= 1).
+    const int64_t batches, rows, cols;
 };
 
 // Materialisation is rare and cold: one lock for every storage.

@@ -10,15 +10,19 @@
 namespace t7::detail {
 
 // A pending leaf the CPU assignment can consume in place: the whole product as
-// laid out (2-D, offset 0, row-major contiguous) of exactly the assignment's
-// shape, whose recipe neither reads the destination nor is shared with another
+// its recipe lays it out (its matrices' shape, 2-D or 3-D with the batch first;
+// offset 0, row-major contiguous; not a view that reshapes it) of exactly the
+// assignment's shape, whose recipe neither reads the destination nor is shared with another
 // leaf (materialising that one would free the recipe).
 inline bool fusable_product(const LeafRef& dst, const LeafRef* leaves, const PendingLeaf* pend,
                             size_t n, size_t k, const Shape& target) {
     const LeafRef& t = leaves[k];
     const Shape &s = *t.sizes, &st = *t.strides;
-    if (s.size() != 2 || !(s == target) || pend[k].offset != 0) return false;
-    if (!(st[1] == 1 || s[1] == 1) || !(st[0] == s[1] || s[0] == 1)) return false;
+    const PendingProducer& pr = *pend[k].producer;
+    const bool whole = s.size() == 2   ? pr.batches == 1 && s[0] == pr.rows && s[1] == pr.cols
+                       : s.size() == 3 ? s[0] == pr.batches && s[1] == pr.rows && s[2] == pr.cols
+                                       : false;
+    if (!whole || !(s == target) || pend[k].offset != 0 || !is_contiguous(s, st)) return false;
     for (size_t j = 0; j < n; ++j)
         if (j != k && pend[j].producer == pend[k].producer) return false;
     if (dst.sizes->empty()) return true; // a fresh destination is allocated after

@@ -120,13 +120,19 @@ void require_dim(const Tensor<T, D>& t, int64_t d, const char* op, const char* w
                          "-D of size ", t.sizes());
 }
 
-// A tensor of `shape` holding c broadcast (c's shape must broadcast to it).
+// Throws ShapeError unless the added term c broadcasts to the result's shape.
 template <class T, class D>
-Tensor<T, D> broadcast_copy(const Tensor<T, D>& c, const Shape& shape, const char* op) {
+void check_added(const Tensor<T, D>& c, const Shape& shape, const char* op) {
     Shape joined = shape;
     if (c.dim() == 0 || !broadcast_into(joined, c.sizes()) || !(joined == shape))
         fail<ShapeError>(op, ": the added tensor of size ", c.sizes(),
                          " does not broadcast to the result size ", shape);
+}
+
+// A tensor of `shape` holding c broadcast (c's shape must broadcast to it).
+template <class T, class D>
+Tensor<T, D> broadcast_copy(const Tensor<T, D>& c, const Shape& shape, const char* op) {
+    check_added(c, shape, op);
     Tensor<T, D> r(shape);
     r = c;
     return r;
@@ -262,6 +268,17 @@ template <class T, class DC, class D, class DB>
 constexpr bool pending_products =
     std::conjunction_v<std::is_same<D, CPU>, std::is_same<DB, CPU>, std::is_same<DC, CPU>,
                        std::is_arithmetic<T>, std::negation<std::is_same<T, bool>>>;
+
+// The added term of a pending product: c broadcast to the result's shape without
+// a copy (stride 0 where it stretches), or an empty tensor when beta is 0.
+template <class T>
+Tensor<T, CPU> added_view(double beta, const Tensor<T, CPU>& c, const Shape& shape,
+                          const char* op) {
+    if (beta == 0) return {};
+    check_added(c, shape, op);
+    return Tensor<T, CPU>(c.storage(), c.storageOffset(), shape,
+                          broadcast_strides(c.sizes(), c.strides(), shape));
+}
 } // namespace detail
 
 // beta c + alpha a b (a: n x k, b: k x p, c broadcast to n x p; c is ignored when beta is 0).
@@ -271,21 +288,11 @@ Tensor<T, D> addmm(double beta, const Tensor<T, DC>& c, double alpha, const Tens
                    const Tensor<T, DB>& b, const detail::ProductScope& scope = {}) {
     detail::check_mm(a, b, "addmm");
     const Shape shape{a.size(0), b.size(1)};
-    if constexpr (detail::pending_products<T, DC, D, DB>) {
-        if (shape.numel() > 0) {
-            Tensor<T, D> cb; // c broadcast to the result's shape, without a copy
-            if (beta != 0) {
-                Shape joined = shape;
-                if (c.dim() == 0 || !detail::broadcast_into(joined, c.sizes()) ||
-                    !(joined == shape))
-                    detail::fail<ShapeError>("addmm: the added tensor of size ", c.sizes(),
-                                             " does not broadcast to the result size ", shape);
-                cb = Tensor<T, D>(c.storage(), c.storageOffset(), shape,
-                                  detail::broadcast_strides(c.sizes(), c.strides(), shape));
-            }
-            return detail::pending_product(convert<T>(beta), cb, convert<T>(alpha), a, b, scope);
-        }
-    }
+    if constexpr (detail::pending_products<T, DC, D, DB>)
+        if (shape.numel() > 0)
+            return detail::pending_product(convert<T>(beta),
+                                           detail::added_view(beta, c, shape, "addmm"),
+                                           convert<T>(alpha), a, b, scope);
     (void)scope; // other devices compute at the call
     return detail::scaled_product("addmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
         detail::Blas<D>::gemm(convert<T>(alpha), detail::cmat_ref(a), detail::cmat_ref(b), bt,
@@ -341,12 +348,19 @@ MatRef<T> writable(const MatRef<const T>& m) {
 } // namespace detail
 
 // beta c[i] + alpha a[i] b[i] for each i (a: B x n x k, b: B x k x p, c broadcast;
-// c is ignored when beta is 0).
+// c is ignored when beta is 0). On the CPU the result is pending until the end of
+// the statement, as mm's: an element-wise assignment consumes it block by block.
 template <detail::BlasScalar T, class DC, class D, class DB>
 Tensor<T, D> baddbmm(double beta, const Tensor<T, DC>& c, double alpha, const Tensor<T, D>& a,
-                     const Tensor<T, DB>& b) {
+                     const Tensor<T, DB>& b, const detail::ProductScope& scope = {}) {
     detail::check_bmm(a, b, "baddbmm");
     const Shape shape{a.size(0), a.size(1), b.size(2)};
+    if constexpr (detail::pending_products<T, DC, D, DB>)
+        if (shape.numel() > 0)
+            return detail::pending_product(convert<T>(beta),
+                                           detail::added_view(beta, c, shape, "baddbmm"),
+                                           convert<T>(alpha), a, b, scope);
+    (void)scope; // other devices compute at the call
     return detail::scaled_product("baddbmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
         detail::Blas<D>::batched_gemm(convert<T>(alpha), Shape{a.size(0)}, detail::last2(a),
                                       detail::batch_strides(a), detail::last2(b),
@@ -355,14 +369,17 @@ Tensor<T, D> baddbmm(double beta, const Tensor<T, DC>& c, double alpha, const Te
     });
 }
 template <detail::BlasScalar T, class DC, class D, class DB>
-Tensor<T, D> baddbmm(const Tensor<T, DC>& c, const Tensor<T, D>& a, const Tensor<T, DB>& b) {
-    return baddbmm(1.0, c, 1.0, a, b);
+Tensor<T, D> baddbmm(const Tensor<T, DC>& c, const Tensor<T, D>& a, const Tensor<T, DB>& b,
+                     const detail::ProductScope& scope = {}) {
+    return baddbmm(1.0, c, 1.0, a, b, scope);
 }
-// Batched product (a: B x n x k, b: B x k x p) -> B x n x p.
+// Batched product (a: B x n x k, b: B x k x p) -> B x n x p; pending on the CPU (see
+// baddbmm).
 template <detail::BlasScalar T, class D, class DB>
-Tensor<T, D> bmm(const Tensor<T, D>& a, const Tensor<T, DB>& b) {
+Tensor<T, D> bmm(const Tensor<T, D>& a, const Tensor<T, DB>& b,
+                 const detail::ProductScope& scope = {}) {
     detail::check_bmm(a, b, "bmm");
-    return baddbmm(0.0, Tensor<T, D>(), 1.0, a, b);
+    return baddbmm(0.0, Tensor<T, D>(), 1.0, a, b, scope);
 }
 
 // beta c + alpha sum_i a[i] b[i] (a: B x n x k, b: B x k x p, c broadcast to n x p;

@@ -1,8 +1,8 @@
 // Matrix products of expressions: mm, addmm, mv and bmm accept any expression
 // as an operand. Each expression operand is evaluated once, into a contiguous
 // temporary (t7::eval); tensors are used as they are. The products then behave
-// as with tensor operands (mm and addmm: pending until the end of the statement
-// on the CPU, see mm in math/blas.hpp).
+// as with tensor operands (mm, addmm and bmm: pending until the end of the
+// statement on the CPU, see mm in math/blas.hpp).
 #pragma once
 
 #include "blas.hpp"
@@ -42,16 +42,17 @@ auto addmm(const C& c, const A& a, const B& b, const detail::ProductScope& scope
     return addmm(1.0, c, 1.0, a, b, scope);
 }
 
-// mv and bmm compute at the call, as with tensors.
+// bmm's result is pending on the CPU, as mm's; mv computes at the call (its
+// result is a vector: no product-sized temporary to save), as with tensors.
+template <Expression A, Expression B>
+requires detail::any_expression<A, B>
+auto bmm(const A& a, const B& b, const detail::ProductScope& scope = {}) {
+    return bmm(detail::product_operand(a), detail::product_operand(b), scope);
+}
 template <Expression M, Expression V>
 requires detail::any_expression<M, V>
 auto mv(const M& m, const V& v) {
     return mv(detail::product_operand(m), detail::product_operand(v));
-}
-template <Expression A, Expression B>
-requires detail::any_expression<A, B>
-auto bmm(const A& a, const B& b) {
-    return bmm(detail::product_operand(a), detail::product_operand(b));
 }
 
 } // namespace t7

@@ -1,12 +1,14 @@
 // Fused CPU assignment of a tree holding a pending matrix product (chosen by
-// eval/pending.hpp: 2-D, of the destination's shape, not reading it). The
+// eval/pending.hpp: 2-D, or 3-D for bmm's batch, of the destination's shape,
+// not reading it). The
 // product is computed by blocks, each into a per-thread buffer small enough to
 // stay in cache (Eigen's GEMM, single-threaded inside the thread's block), and
 // the assignment's own type-erased run kernel (assign.hpp) then runs over that
 // block of the destination with the product's leaf read from the buffer: the
 // product never exists whole. Blocks are near-square, not full-width panels:
 // each block's GEMM packs its rows of a and its columns of b, and square blocks
-// pack the least for a given buffer. `y = mm(a, b)` alone is one GEMM into y.
+// pack the least for a given buffer. `y = mm(a, b)` alone is one GEMM into y,
+// `y = bmm(a, b)` one per matrix.
 #pragma once
 
 #include "assign.hpp"
@@ -46,26 +48,38 @@ void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
     constexpr size_t L = N - 1;
     size_t kp = 0;
     while (!leaves[kp].pending) ++kp;
+    // The shape is (m, p), or (B, m, p) for a batch of products (eval/pending.hpp).
     const Shape& shape = *dst.sizes;
-    const int64_t m = shape[0], p = shape[1], ds0 = (*dst.strides)[0], ds1 = (*dst.strides)[1];
+    const size_t r = shape.size();
+    const int64_t batches = r == 3 ? shape[0] : 1, m = shape[r - 2], p = shape[r - 1];
+    const int64_t db = r == 3 ? (*dst.strides)[0] : 0, ds0 = (*dst.strides)[r - 2],
+                  ds1 = (*dst.strides)[r - 1];
     char* out = static_cast<char*>(const_cast<void*>(dst.data));
     // Eigen's GEMM threads follow t7's, as in eval/cpu/blas.hpp (set outside the
-    // region; inside it, where a panel's GEMM runs, Eigen stays single-threaded).
+    // region; inside it, where a block's GEMM runs, Eigen stays single-threaded).
     if (Eigen::nbThreads() != getNumThreads()) Eigen::setNbThreads(getNumThreads());
 
-    if (plain_copy && (ds1 == 1 || p == 1) && (ds0 >= p || m == 1))
-        return prod.rows(0, m, p, out, m == 1 ? p : ds0); // y = mm(a, b): GEMM into y
+    // y = mm(a, b), y = bmm(a, b): straight into y (the whole product when y is
+    // contiguous, else one GEMM a matrix when y's rows are).
+    if (plain_copy && is_contiguous(shape, *dst.strides)) return prod.fill(out);
+    if (plain_copy && (ds1 == 1 || p == 1) && (ds0 >= p || m == 1)) {
+        for (int64_t q = 0; q < batches; ++q)
+            prod.whole_rows(q, 0, m, out + q * db * dst.elem_size, m == 1 ? p : ds0);
+        return;
+    }
 
-    // Row and column strides of every operand at the destination's shape; the
-    // product's leaf is read from the block buffer (row-major, `bc` per row).
-    std::array<int64_t, L> rs, cs;
+    // Batch, row and column strides of every operand at the destination's
+    // shape; the product's leaf is read from the block buffer (row-major, `bc`
+    // per row).
+    std::array<int64_t, L> bs, rs, cs;
     std::array<const char*, L> base;
     Shape st;
     bool unit = true, packets = ds1 == 1;
     for (size_t k = 0; k < L; ++k) {
         detail::broadcast_strides_into(st, *leaves[k].sizes, *leaves[k].strides, shape);
-        rs[k] = st[0];
-        cs[k] = k == kp ? 1 : st[1];
+        bs[k] = r == 3 ? st[0] : 0;
+        rs[k] = st[r - 2];
+        cs[k] = k == kp ? 1 : st[r - 1];
         base[k] = static_cast<const char*>(leaves[k].data);
         unit = unit && cs[k] == 1;
         packets = packets && (cs[k] == 0 || cs[k] == 1);
@@ -83,19 +97,22 @@ void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
     bool merge = bc == p && ds1 == 1 && ds0 == p;
     for (size_t k = 0; k < L; ++k) merge = merge && (k == kp || rs[k] == p * cs[k]);
 
-    iter::parallel_for(nbr * nbc, 1, [&](int64_t first, int64_t last, int64_t) {
+    // Units of work: the blocks of every matrix, matrix by matrix.
+    iter::parallel_for(batches * nbr * nbc, 1, [&](int64_t first, int64_t last, int64_t) {
         char* buf = panel_buffer(size_t(br * bc * esz));
         std::array<const void*, L> in;
-        for (int64_t q = first; q < last; ++q) {
-            const int64_t r0 = q / nbc * br, r1 = std::min(m, r0 + br);
-            const int64_t c0 = q % nbc * bc, c1 = std::min(p, c0 + bc);
-            prod.block(r0, r1, c0, c1, buf, bc);
+        for (int64_t u = first; u < last; ++u) {
+            const int64_t q = u / (nbr * nbc), blk = u % (nbr * nbc);
+            const int64_t r0 = blk / nbc * br, r1 = std::min(m, r0 + br);
+            const int64_t c0 = blk % nbc * bc, c1 = std::min(p, c0 + bc);
+            prod.block(q, r0, r1, c0, c1, buf, bc);
             auto run = [&](int64_t i, int64_t n) {
                 for (size_t k = 0; k < L; ++k)
                     in[k] = k == kp ? buf + (i - r0) * bc * esz
-                                    : base[k] + (i * rs[k] + c0 * cs[k]) * leaves[k].elem_size;
-                kernel(expr, AssignRun{out + (i * ds0 + c0 * ds1) * dst.elem_size, ds1, in.data(),
-                                       cs.data(), n, kind});
+                                    : base[k] + (q * bs[k] + i * rs[k] + c0 * cs[k]) *
+                                                    leaves[k].elem_size;
+                kernel(expr, AssignRun{out + (q * db + i * ds0 + c0 * ds1) * dst.elem_size, ds1,
+                                       in.data(), cs.data(), n, kind});
             };
             if (merge)
                 run(r0, (r1 - r0) * p);
