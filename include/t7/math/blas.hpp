@@ -279,6 +279,22 @@ Tensor<T, CPU> added_view(double beta, const Tensor<T, CPU>& c, const Shape& sha
     return Tensor<T, CPU>(c.storage(), c.storageOffset(), shape,
                           broadcast_strides(c.sizes(), c.strides(), shape));
 }
+
+// beta c + alpha (a . b) of `shape`: pending on the CPU (math/pending_product.hpp;
+// a . b is mm's or bmm's product), computed now by scaled_product's `product`
+// elsewhere.
+template <class T, class DC, class D, class DB, class F>
+Tensor<T, D> product_of(const char* op, double beta, const Tensor<T, DC>& c, double alpha,
+                        const Tensor<T, D>& a, const Tensor<T, DB>& b, const Shape& shape,
+                        const ProductScope& scope, F&& product) {
+    if constexpr (pending_products<T, DC, D, DB>)
+        if (shape.numel() > 0)
+            return pending_product(convert<T>(beta), added_view(beta, c, shape, op),
+                                   convert<T>(alpha), a, b, scope);
+    (void)scope; // other devices compute at the call
+    return scaled_product(op, beta, c, a, b, shape, std::forward<F>(product));
+}
+
 } // namespace detail
 
 // beta c + alpha a b (a: n x k, b: k x p, c broadcast to n x p; c is ignored when beta is 0).
@@ -288,13 +304,7 @@ Tensor<T, D> addmm(double beta, const Tensor<T, DC>& c, double alpha, const Tens
                    const Tensor<T, DB>& b, const detail::ProductScope& scope = {}) {
     detail::check_mm(a, b, "addmm");
     const Shape shape{a.size(0), b.size(1)};
-    if constexpr (detail::pending_products<T, DC, D, DB>)
-        if (shape.numel() > 0)
-            return detail::pending_product(convert<T>(beta),
-                                           detail::added_view(beta, c, shape, "addmm"),
-                                           convert<T>(alpha), a, b, scope);
-    (void)scope; // other devices compute at the call
-    return detail::scaled_product("addmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
+    return detail::product_of("addmm", beta, c, alpha, a, b, shape, scope, [&](auto& r, auto bt) {
         detail::Blas<D>::gemm(convert<T>(alpha), detail::cmat_ref(a), detail::cmat_ref(b), bt,
                               detail::mat_ref(r));
     });
@@ -355,13 +365,7 @@ Tensor<T, D> baddbmm(double beta, const Tensor<T, DC>& c, double alpha, const Te
                      const Tensor<T, DB>& b, const detail::ProductScope& scope = {}) {
     detail::check_bmm(a, b, "baddbmm");
     const Shape shape{a.size(0), a.size(1), b.size(2)};
-    if constexpr (detail::pending_products<T, DC, D, DB>)
-        if (shape.numel() > 0)
-            return detail::pending_product(convert<T>(beta),
-                                           detail::added_view(beta, c, shape, "baddbmm"),
-                                           convert<T>(alpha), a, b, scope);
-    (void)scope; // other devices compute at the call
-    return detail::scaled_product("baddbmm", beta, c, a, b, shape, [&](auto& r, auto bt) {
+    return detail::product_of("baddbmm", beta, c, alpha, a, b, shape, scope, [&](auto& r, auto bt) {
         detail::Blas<D>::batched_gemm(convert<T>(alpha), Shape{a.size(0)}, detail::last2(a),
                                       detail::batch_strides(a), detail::last2(b),
                                       detail::batch_strides(b), bt,
