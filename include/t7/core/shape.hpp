@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <ostream>
 #include <type_traits>
+#include <utility>
 
 namespace t7 {
 
@@ -21,7 +22,7 @@ public:
     Shape(std::initializer_list<int64_t> v) { assign(v.begin(), v.end()); }
     explicit Shape(size_t n, int64_t value = 0) {
         reserve(n);
-        std::fill(data_, data_ + n, value);
+        std::fill(data(), data() + n, value);
         size_ = n;
     }
     template <class It>
@@ -29,16 +30,15 @@ public:
     // Copies construct the inline buffer straight from the source's (no zeroing
     // first): handles are copied on every expression, so this is a hot path.
     Shape(const Shape& o) : inline_(o.inline_), size_(o.size_) {
-        if (o.data_ != o.inline_.data()) [[unlikely]]
+        if (o.heap_) [[unlikely]]
             copy_heap(o);
     }
-    Shape(Shape&& o) noexcept : inline_(o.inline_), size_(o.size_) {
-        if (o.data_ != o.inline_.data()) {
-            data_ = o.data_;
-            cap_ = o.cap_;
-            o.data_ = o.inline_.data();
-            o.cap_ = inline_capacity;
-        }
+    // No pointer into the object itself: a move copies the members and empties
+    // the source, without a branch (expression trees move their leaves' shapes
+    // once per level as they are built).
+    Shape(Shape&& o) noexcept
+        : inline_(o.inline_), heap_(o.heap_), size_(o.size_), heap_cap_(o.heap_cap_) {
+        o.heap_ = nullptr;
         o.size_ = 0;
     }
     Shape& operator=(const Shape& o) {
@@ -48,76 +48,84 @@ public:
     Shape& operator=(Shape&& o) noexcept {
         if (this != &o) {
             release();
-            steal(o);
+            inline_ = o.inline_;
+            heap_ = std::exchange(o.heap_, nullptr);
+            heap_cap_ = o.heap_cap_;
+            size_ = std::exchange(o.size_, 0);
         }
         return *this;
     }
-    ~Shape() { release(); }
+    ~Shape() { delete[] heap_; }
 
     size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    int64_t* data() { return data_; }
-    const int64_t* data() const { return data_; }
-    int64_t& operator[](size_t i) { return data_[i]; }
-    const int64_t& operator[](size_t i) const { return data_[i]; }
-    int64_t* begin() { return data_; }
-    int64_t* end() { return data_ + size_; }
-    const int64_t* begin() const { return data_; }
-    const int64_t* end() const { return data_ + size_; }
-    int64_t& back() { return data_[size_ - 1]; }
-    int64_t back() const { return data_[size_ - 1]; }
+    int64_t* data() { return heap_ ? heap_ : inline_.data(); }
+    const int64_t* data() const { return heap_ ? heap_ : inline_.data(); }
+    int64_t& operator[](size_t i) { return data()[i]; }
+    const int64_t& operator[](size_t i) const { return data()[i]; }
+    int64_t* begin() { return data(); }
+    int64_t* end() { return data() + size_; }
+    const int64_t* begin() const { return data(); }
+    const int64_t* end() const { return data() + size_; }
+    int64_t& back() { return data()[size_ - 1]; }
+    int64_t back() const { return data()[size_ - 1]; }
 
     void reserve(size_t n) {
-        if (n <= cap_) return;
+        if (n <= capacity()) return;
         int64_t* p = new int64_t[n];
-        std::copy(data_, data_ + size_, p);
+        std::copy(begin(), end(), p);
         release();
-        data_ = p;
-        cap_ = n;
+        heap_ = p;
+        heap_cap_ = n;
     }
     void resize(size_t n, int64_t value = 0) {
         reserve(n);
-        if (n > size_) std::fill(data_ + size_, data_ + n, value);
+        if (n > size_) std::fill(data() + size_, data() + n, value);
         size_ = n;
     }
     void clear() { size_ = 0; }
     void push_back(int64_t v) {
-        if (size_ == cap_) reserve(cap_ * 2);
-        data_[size_++] = v;
+        if (size_ == capacity()) reserve(capacity() * 2);
+        data()[size_++] = v;
     }
     void insert(size_t pos, int64_t v) {
         push_back(0);
-        std::copy_backward(data_ + pos, data_ + size_ - 1, data_ + size_);
-        data_[pos] = v;
+        int64_t* d = data();
+        std::copy_backward(d + pos, d + size_ - 1, d + size_);
+        d[pos] = v;
     }
     void erase(size_t pos) {
-        std::copy(data_ + pos + 1, data_ + size_, data_ + pos);
+        int64_t* d = data();
+        std::copy(d + pos + 1, d + size_, d + pos);
         --size_;
     }
 
     // Product of the entries (the element count when this holds sizes).
     int64_t numel() const {
         int64_t n = 1;
-        for (size_t i = 0; i < size_; ++i) n *= data_[i];
+        const int64_t* d = data();
+        for (size_t i = 0; i < size_; ++i) n *= d[i];
         return n;
     }
 
     // A plain loop: ranks are small, and a memcmp call costs more than it.
     friend bool operator==(const Shape& a, const Shape& b) {
         if (a.size_ != b.size_) return false;
+        const int64_t *x = a.data(), *y = b.data();
         for (size_t i = 0; i < a.size_; ++i)
-            if (a.data_[i] != b.data_[i]) return false;
+            if (x[i] != y[i]) return false;
         return true;
     }
 
     // "2x3x4", the way Torch7 prints sizes in its footers and errors.
     friend std::ostream& operator<<(std::ostream& os, const Shape& s) {
-        for (size_t i = 0; i < s.size_; ++i) os << (i ? "x" : "") << s.data_[i];
+        for (size_t i = 0; i < s.size_; ++i) os << (i ? "x" : "") << s[i];
         if (s.size_ == 0) os << "[]";
         return os;
     }
 
 private:
+    size_t capacity() const { return heap_ ? heap_cap_ : inline_capacity; }
     // A copy of more than inline_capacity entries, out of line: the inline
     // copy above stays small enough to inline into a Tensor's copy.
     [[gnu::noinline]] void copy_heap(const Shape& o) {
@@ -128,48 +136,33 @@ private:
     void assign(It first, It last) {
         size_t n = size_t(std::distance(first, last));
         reserve(n);
-        for (size_t i = 0; i < n; ++i, ++first) data_[i] = *first;
+        int64_t* d = data();
+        for (size_t i = 0; i < n; ++i, ++first) d[i] = *first;
         size_ = n;
     }
-    // Copying the whole fixed-size inline buffer compiles to a few vector moves;
-    // a loop over size_ entries would become a memmove call costing more.
-    void copy_inline(const Shape& o) { inline_ = o.inline_; }
     void copy_from(const Shape& o) {
         // o's inline buffer holds its entries only while o is inline: a Shape
         // that spilled to the heap keeps them there even once it shrinks.
-        if (o.data_ == o.inline_.data() && data_ == inline_.data()) {
-            copy_inline(o);
+        // Copying the whole fixed-size inline buffer compiles to a few vector
+        // moves; a loop over size_ entries would become a memmove call.
+        if (!o.heap_ && !heap_) {
+            inline_ = o.inline_;
             size_ = o.size_;
         } else {
             assign(o.begin(), o.end());
         }
     }
     void release() {
-        if (data_ != inline_.data()) delete[] data_;
-        data_ = inline_.data();
-        cap_ = inline_capacity;
-    }
-    void steal(Shape& o) {
-        if (o.data_ == o.inline_.data()) {
-            copy_inline(o);
-            data_ = inline_.data();
-            cap_ = inline_capacity;
-        } else {
-            data_ = o.data_;
-            cap_ = o.cap_;
-            o.data_ = o.inline_.data();
-            o.cap_ = inline_capacity;
-        }
-        size_ = o.size_;
-        o.size_ = 0;
+        delete[] heap_;
+        heap_ = nullptr;
     }
 
     // Only the first size_ entries are meaningful; the rest are initialised
     // too, so that a copy moves the whole fixed-size buffer (a few vector moves).
     std::array<int64_t, inline_capacity> inline_{};
-    int64_t* data_ = inline_.data();
+    int64_t* heap_ = nullptr; // the entries when they outgrew inline_
     size_t size_ = 0;
-    size_t cap_ = inline_capacity;
+    size_t heap_cap_ = 0;
 };
 
 // Row-major contiguous (size-1 dimensions may have any stride).
