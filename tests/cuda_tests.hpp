@@ -692,6 +692,22 @@ TEST_CASE("cuda: sigmoid(mm(a, b) + bias) and products of expressions") {
     check_close(t7::mm(a + 1.f, b), [&](int64_t i) { return prod(i, 1); });
     y = t7::addmm(0.5, bias, 2.0, a, b) * 2.f;
     check_close(y, [&](int64_t i) { return 2 * (0.5 * double(i % 3 - 1) + 2 * prod(i, 0)); });
+
+    // Batches: bmm inside an expression and of expressions (computed at the call here).
+    const HostT<float> A3 = host<float>({2, 5, 6}, [](int64_t i) { return wave(i); });
+    const HostT<float> B3 = host<float>({2, 6, 3}, [](int64_t i) { return wave(i + 3) * 0.5; });
+    auto prod3 = [&](int64_t i, double shift) {
+        const int64_t q = i / 15, r = i / 3 % 5, c = i % 3;
+        double s = 0;
+        for (int64_t k = 0; k < 6; ++k)
+            s += (double(at(A3, q * 30 + r * 6 + k)) + shift) * double(at(B3, q * 18 + k * 3 + c));
+        return s;
+    };
+    const DevT<float> a3 = A3.cuda(), b3 = B3.cuda();
+    DevT<float> y3(2, 5, 3);
+    y3 = t7::sigmoid(t7::bmm(a3, b3) + bias);
+    check_close(y3, [&](int64_t i) { return 1 / (1 + std::exp(-(prod3(i, 0) + (i % 3) - 1))); });
+    check_close(t7::bmm(a3 + 1.f, b3), [&](int64_t i) { return prod3(i, 1); });
 }
 
 TEST_CASE_TEMPLATE("cuda: random fills equal the CPU's after the same seed, on every layout", T,
