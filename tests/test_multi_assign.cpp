@@ -252,6 +252,20 @@ TEST_CASE("assign: empty outputs are resized to the common shape") {
     t7::assign(out(g) = 1, out(h) = g);
     CHECK(g.dim() == 0);
     CHECK(h.dim() == 0);
+    // Shapes of ones, whose every stride counts as contiguous: an empty output
+    // still goes through the resize (it once took the flat path and wrote
+    // through its null data).
+    for (const t7::Shape& s : {t7::Shape{1}, t7::Shape{1, 1}, t7::Shape{1, 1, 1}}) {
+        CAPTURE(s);
+        t7::DoubleTensor one = t7::ones<double>(s), y = t7::zeros<double>(s), k, m;
+        t7::assign(out(k) = one + 1);
+        CHECK(k.sizes() == s);
+        CHECK(k.storage().data()[0] == 2);
+        t7::assign(out(y) = one * 3, out(m) = one + 2);
+        CHECK(y.storage().data()[0] == 3);
+        CHECK(m.sizes() == s);
+        CHECK(m.storage().data()[0] == 3);
+    }
 }
 
 TEST_CASE("assign: bad input throws before anything is written") {

@@ -151,8 +151,8 @@ inline bool flat_and_separate(const LeafRef* outs, size_t K, const LeafRef* leav
         return hi(a) <= static_cast<const char*>(b.data) ||
                hi(b) <= static_cast<const char*>(a.data);
     };
-    for (size_t j = 0; j < K; ++j)
-        if (!is_contiguous(shape, *outs[j].strides)) return false;
+    for (size_t j = 0; j < K; ++j) // an empty output is resized first (the general path)
+        if (outs[j].sizes->empty() || !is_contiguous(shape, *outs[j].strides)) return false;
     for (size_t k = 0; k < L; ++k)
         if (!(*leaves[k].sizes == shape) || !is_contiguous(shape, *leaves[k].strides)) return false;
     for (size_t j = 0; j < K; ++j)
@@ -211,7 +211,7 @@ void multi_assign(std::index_sequence<J...> seq, A&... a) {
     typename DeviceMemory<D>::Scope scope(device); // empty outputs and temporaries go there
     (check_divisors(a.expr), ...); // integer division by zero: before anything is written
     const std::array<const void*, K> exprs{&a.expr...};
-    if (flat_and_separate(outs.data(), K, leaves.data(), L, *shape)) // (no empty output)
+    if (flat_and_separate(outs.data(), K, leaves.data(), L, *shape))
         return MultiAssignEvaluator<D>::template run<A...>(
             MultiArgs{outs.data(), leaves.data(), shape, exprs.data(), device, true});
 
