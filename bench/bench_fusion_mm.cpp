@@ -63,22 +63,23 @@ int main(int argc, char** argv) {
         for (int threads : {1, 2}) {
             t7::setNumThreads(threads);
             const int64_t inner = nb * n * n * n <= (int64_t(1) << 24) ? 20 : 1;
-            const auto t = bench::race(
-                {[&] { y = t7::sigmoid(t7::bmm(a, b) + bias); },
-                 [&] {
-                     p = t7::bmm(a, b);
-                     y = t7::sigmoid(p + bias);
-                 },
-                 [&] {
-                     Eigen::setNbThreads(threads);
-                     for (int64_t q = 0; q < nb; ++q) {
-                         mat(p, q).noalias() = mat(a, q) * mat(b, q);
-                         mat(y, q) = (1.f + (-(mat(p, q).rowwise() + Bias)).array().exp())
-                                         .inverse()
-                                         .matrix();
-                     }
-                 }},
-                rounds, inner);
+            const auto t =
+                bench::race({[&] { y = t7::sigmoid(t7::bmm(a, b) + bias); },
+                             [&] {
+                                 p = t7::bmm(a, b);
+                                 y = t7::sigmoid(p + bias);
+                             },
+                             [&] {
+                                 Eigen::setNbThreads(threads);
+                                 for (int64_t q = 0; q < nb; ++q) {
+                                     mat(p, q).noalias() = mat(a, q) * mat(b, q);
+                                     mat(y, q) =
+                                         (1.f + (-(mat(p, q).rowwise() + Bias)).array().exp())
+                                             .inverse()
+                                             .matrix();
+                                 }
+                             }},
+                            rounds, inner);
             bench::keep(y);
             std::printf("bmm %lldx%lld^2 thr=%d  fused %9.3f ms  two-step %9.3f ms  eigen "
                         "two-step %9.3f ms  two-step/fused %5.2fx  eigen/fused %5.2fx\n",
