@@ -1,14 +1,14 @@
 // Fused CPU assignment of a tree holding a pending matrix product (chosen by
 // eval/pending.hpp: 2-D, or 3-D for bmm's batch, of the destination's shape,
-// not reading it). The
-// product is computed by blocks, each into a per-thread buffer small enough to
-// stay in cache (Eigen's GEMM, single-threaded inside the thread's block), and
-// the assignment's own type-erased run kernel (assign.hpp) then runs over that
-// block of the destination with the product's leaf read from the buffer: the
-// product never exists whole. Blocks are near-square, not full-width panels:
-// each block's GEMM packs its rows of a and its columns of b, and square blocks
-// pack the least for a given buffer. `y = mm(a, b)` alone is one GEMM into y,
-// `y = bmm(a, b)` one per matrix.
+// not reading it). The product is computed by blocks, each into a per-thread
+// buffer small enough to stay in cache (Eigen's GEMM, single-threaded inside
+// the thread's block), and the assignment's own type-erased run kernel
+// (assign.hpp) then runs over that block of the destination with the product's
+// leaf read from the buffer: the product never exists whole. Blocks are
+// near-square, not full-width panels: each block's GEMM packs its rows of a and
+// its columns of b, and square blocks pack the least for a given buffer. The
+// product alone (`y = mm(a, b)`, `y = bmm(a, b)`) goes straight into y: the
+// whole product into a contiguous y, else one GEMM a matrix.
 #pragma once
 
 #include "assign.hpp"
