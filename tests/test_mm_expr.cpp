@@ -5,6 +5,7 @@
 // mm/addmm/mv/bmm of expressions; bmm/baddbmm batches the same way. Every value
 // against naive loops.
 #include "alloc_counter.hpp"
+#include "test_util.hpp"
 
 #include <doctest/doctest.h>
 #include <t7/t7.hpp>
@@ -22,14 +23,8 @@ double tol() {
     return std::is_same_v<T, float> ? 1e-4 : 1e-11;
 }
 
-// Row-major values of a 2-D tensor, read element by element.
-template <class T>
-std::vector<double> values(const t7::Tensor<T>& t) {
-    std::vector<double> v;
-    for (int64_t i = 0; i < t.size(0); ++i)
-        for (int64_t j = 0; j < t.size(1); ++j) v.push_back(double(t(i, j)));
-    return v;
-}
+// Row-major values of a tensor of any rank (test_util.hpp).
+using test_util::values;
 
 // beta c[i][j] + alpha sum_l a[i][l] b[l][j], c broadcast (row vector or matrix or none).
 template <class T>
@@ -288,16 +283,6 @@ TEST_CASE("mm_expr: the fused assignment allocates no product-sized block") {
 // ---- batches: bmm and baddbmm -------------------------------------------------------------
 namespace {
 
-// Row-major values of a 3-D tensor, read element by element.
-template <class T>
-std::vector<double> values3(const t7::Tensor<T>& t) {
-    std::vector<double> v;
-    for (int64_t q = 0; q < t.size(0); ++q)
-        for (int64_t i = 0; i < t.size(1); ++i)
-            for (int64_t j = 0; j < t.size(2); ++j) v.push_back(double(t(q, i, j)));
-    return v;
-}
-
 // beta c[q][i][j] + alpha sum_l a[q][i][l] b[q][l][j], c of the result's shape or none.
 template <class T>
 std::vector<double> naive3(const t7::Tensor<T>& a, const t7::Tensor<T>& b, double alpha = 1,
@@ -351,33 +336,33 @@ TEST_CASE_TEMPLATE("mm_expr: y = sigmoid(bmm(a, b) + bias), fused by blocks", T,
                 const T* where = y.data();
                 y = t7::sigmoid(t7::bmm(a, b) + bias);
                 CHECK(y.data() == where);
-                check_close(values3(y), want, tol<T>());
+                check_close(values(y), want, tol<T>());
                 y = t7::sigmoid(t7::bmm(a, b) + rowbias); // a bias per matrix
-                check_close(values3(y), want_rows, tol<T>());
+                check_close(values(y), want_rows, tol<T>());
 
                 t7::Tensor<T> fresh;
                 fresh = t7::sigmoid(t7::bmm(a, b) + bias);
                 CHECK(fresh.sizes() == t7::Shape{B, n, p});
-                check_close(values3(fresh), want, tol<T>());
+                check_close(values(fresh), want, tol<T>());
 
                 // Strided destinations: a slice of wider rows, and transposed matrices.
                 t7::Tensor<T> wide(B, n, p + 3), ycm(B, p, n);
                 auto yn = wide.narrow(2, 1, p);
                 yn = t7::sigmoid(t7::bmm(a, b) + bias);
-                check_close(values3(t7::Tensor<T>(yn)), want, tol<T>());
+                check_close(values(t7::Tensor<T>(yn)), want, tol<T>());
                 auto yt = ycm.transpose(1, 2);
                 yt = t7::sigmoid(t7::bmm(a, b) + bias);
-                check_close(values3(t7::Tensor<T>(yt)), want, tol<T>());
+                check_close(values(t7::Tensor<T>(yt)), want, tol<T>());
 
                 // The product alone: into y whole, one GEMM a matrix into the
                 // slice, by blocks into the transposed matrices.
                 y = t7::bmm(a, b);
                 CHECK(y.data() == where);
-                check_close(values3(y), prod, tol<T>());
+                check_close(values(y), prod, tol<T>());
                 yn = t7::bmm(a, b);
-                check_close(values3(t7::Tensor<T>(yn)), prod, tol<T>());
+                check_close(values(t7::Tensor<T>(yn)), prod, tol<T>());
                 yt = t7::bmm(a, b);
-                check_close(values3(t7::Tensor<T>(yt)), prod, tol<T>());
+                check_close(values(t7::Tensor<T>(yt)), prod, tol<T>());
             }
     t7::cpu::product_panel_bytes = block_bytes;
     t7::setNumThreads(1);
@@ -395,26 +380,26 @@ TEST_CASE_TEMPLATE("mm_expr: baddbmm chains and bmm semantics", T, float, double
         y = t7::tanh(t7::baddbmm(0.5, c, 2.0, a, b)) * T(3);
         std::vector<double> want = naive3(a, b, 2.0, 0.5, &c);
         for (double& v : want) v = 3 * std::tanh(v);
-        check_close(values3(y), want, tol<T>());
+        check_close(values(y), want, tol<T>());
 
         y = t7::baddbmm(row, a, b) - T(1); // c broadcast to every matrix's rows
         const t7::Tensor<T> rows = t7::eval(t7::zeros<T>(B, n, p) + row);
         want = naive3(a, b, 1.0, 1.0, &rows);
         for (double& v : want) v -= 1;
-        check_close(values3(y), want, tol<T>());
+        check_close(values(y), want, tol<T>());
         CHECK_THROWS_AS(t7::baddbmm(c.narrow(2, 0, 2), a, b), t7::ShapeError);
 
         // c = baddbmm(c, a, b): the recipe reads the destination, so it is computed first.
         t7::Tensor<T> c2 = t7::eval(c * T(1));
         c2 = t7::baddbmm(c2, a, b);
-        check_close(values3(c2), naive3(a, b, 1.0, 1.0, &c), tol<T>());
+        check_close(values(c2), naive3(a, b, 1.0, 1.0, &c), tol<T>());
         // x = sigmoid(bmm(x, w) + 1) with x an operand.
         auto w = t7::randn<T>(B, k, k);
         t7::Tensor<T> x = t7::eval(a * T(1));
         x = t7::sigmoid(t7::bmm(x, w) + T(1));
         want = naive3(a, w);
         for (double& v : want) v = sig(v + 1);
-        check_close(values3(x), want, tol<T>());
+        check_close(values(x), want, tol<T>());
 
         // Views that reshape the product are read from its values, not consumed
         // as blocks (the recipe knows only its own matrices).
@@ -450,13 +435,13 @@ TEST_CASE_TEMPLATE("mm_expr: baddbmm chains and bmm semantics", T, float, double
     CHECK(kept.storage().pending() == nullptr);
     auto e = t7::bmm(a, b) + 1.f;
     a.fill(0);
-    check_close(values3(kept), want, 1e-5);
+    check_close(values(kept), want, 1e-5);
     t7::FloatTensor y(2, 4, 5);
     y = e;
     std::vector<double> want1 = want;
     for (double& v : want1) v += 1;
-    check_close(values3(y), want1, 1e-5);
-    check_close(values3(t7::FloatTensor(t7::bmm(a, b))), std::vector<double>(40, 0.0), 1e-6);
+    check_close(values(y), want1, 1e-5);
+    check_close(values(t7::FloatTensor(t7::bmm(a, b))), std::vector<double>(40, 0.0), 1e-6);
 }
 
 TEST_CASE("mm_expr: the fused batched assignment allocates no product-sized block") {
