@@ -90,6 +90,38 @@ TEST_CASE("Shape: construction, equality and numel") {
     CHECK(e.empty());
 }
 
+// Copies and moves of an inline Shape write the first half of its buffer always
+// and the second only above rank 4: every rank around that split keeps every entry.
+TEST_CASE("Shape: inline copies and moves keep every entry at ranks 0 to 8") {
+    for (size_t rank = 0; rank <= Shape::inline_capacity; ++rank) {
+        CAPTURE(rank);
+        Shape s;
+        for (size_t i = 0; i < rank; ++i) s.push_back(int64_t(10 + i));
+
+        Shape copied = s;
+        CHECK(copied == s);
+        Shape assigned{9, 9, 9, 9, 9, 9, 9}; // inline, of another rank
+        assigned = s;
+        CHECK(assigned == s);
+        Shape from = s;
+        Shape moved = std::move(from);
+        CHECK(moved == s);
+        CHECK(from.empty());
+        Shape move_assigned{1};
+        Shape from2 = s;
+        move_assigned = std::move(from2);
+        CHECK(move_assigned == s);
+        CHECK(from2.empty());
+        for (size_t i = 0; i < rank; ++i) CHECK(moved[i] == int64_t(10 + i));
+
+        // Growing a copy past the split reads only entries it wrote itself.
+        copied.push_back(99);
+        CHECK(copied.size() == rank + 1);
+        CHECK(copied.back() == 99);
+        for (size_t i = 0; i < rank; ++i) CHECK(copied[i] == int64_t(10 + i));
+    }
+}
+
 TEST_CASE("Shape: more than 8 dimensions spill to the heap and still behave as values") {
     Shape s;
     for (int64_t i = 1; i <= 8; ++i) s.push_back(i);
