@@ -232,6 +232,31 @@ void matrices(int64_t m) {
         });
     report(w5);
 
+    // A transposed copy: what x.t().contiguous() and clone() of a view run.
+    Row w5c{"W5c y=x.t() (copy)" + size, n, 8.0 * double(n), 0, 0, 0, copy};
+    time_row(
+        w5c, inner_calls(n), [&] { y = x.t(); },
+        [&] {
+            split(
+                m / 64,
+                [&](int64_t b, int64_t e) {
+                    for (int64_t ib = b * 64; ib < e * 64; ib += 64)
+                        for (int64_t jb = 0; jb < m; jb += 64)
+                            for (int64_t i = ib; i < ib + 64; ++i)
+                                for (int64_t j = jb; j < jb + 64; ++j) Y[i * m + j] = X[j * m + i];
+                },
+                64 * m);
+        },
+        [&] {
+            split(
+                m,
+                [&](int64_t b, int64_t e) {
+                    ey.middleRows(b, e - b) = ex.transpose().middleRows(b, e - b);
+                },
+                m);
+        });
+    report(w5c);
+
     Row w6{"W6 y=a*r+c bcast" + size, n, 8.0 * double(n), 0, 0, 0, copy};
     Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>> er(R, m);
     Eigen::Map<Eigen::Array<float, Eigen::Dynamic, 1>> ec(Cc, m);

@@ -7,6 +7,7 @@
 
 #include "../../expr/traverse.hpp"
 #include "../../iter/loop.hpp"
+#include "../../iter/pack.hpp"
 #include "../../iter/parallel.hpp"
 #include "../../iter/tile.hpp"
 #include "node_eval.hpp"
@@ -41,12 +42,14 @@ T7_INLINE void assign_run(T* T7_RESTRICT out, int64_t os, const B& b, int64_t n,
     for (int64_t i = 0; i < n; ++i) out[i * os] = convert<T>(scalar_at(b, i));
 }
 
+// inner[k]: operand k's stride along a run; operands before first_leaf are
+// outputs, unit-stride when `unit_out`.
 template <size_t N>
-RunKind run_kind(const iter::Loop<N>& L, size_t first_leaf, bool unit_out) {
+RunKind run_kind(const std::array<int64_t, N>& inner, size_t first_leaf, bool unit_out) {
     bool unit = true, packets = unit_out;
     for (size_t k = first_leaf; k < N; ++k) {
-        unit = unit && L.inner_stride(k) == 1;
-        packets = packets && (L.inner_stride(k) == 0 || L.inner_stride(k) == 1);
+        unit = unit && inner[k] == 1;
+        packets = packets && (inner[k] == 0 || inner[k] == 1);
     }
     return !packets ? RunKind::scalar : (unit ? RunKind::unit_packets : RunKind::packets);
 }
@@ -143,27 +146,6 @@ T7_INLINE void flat_range(const LeafRef& dst, const LeafRef* leaves, AssignKerne
     kernel(expr, AssignRun{out, 1, in.data(), ones.data(), end - begin, RunKind::unit_packets});
 }
 
-// Every run of a planned loop, split over the thread team, as calls
-// run_rows(offsets, n, rows) (iter::for_each_run_rows' form): in tiles, a row
-// per call, when a transposed operand wants them (iter/tile.hpp); else whole
-// rows in blocks, without the odometer between them. Shared by the one- and the
-// several-output drivers.
-template <size_t N, class RunRows>
-void for_each_row_block_threaded(const iter::Loop<N>& L, RunRows& run_rows) {
-    if (iter::wants_tiling(L)) {
-        auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
-        const int64_t grain =
-            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
-        iter::parallel_for(iter::tile_units(L), grain, [&](int64_t b, int64_t end, int64_t) {
-            iter::for_each_tiled_run(L, b, end, run);
-        });
-        return;
-    }
-    iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
-        iter::for_each_run_rows(L, b, end, run_rows);
-    });
-}
-
 // Bytes from one row of each operand to the next (the second innermost loop
 // dimension); zeros for a 1-D loop, whose blocks are single rows.
 template <size_t N>
@@ -172,6 +154,128 @@ std::array<int64_t, N> row_bytes(const iter::Loop<N>& L, const Operands<N>& ops)
     if (L.rank() >= 2)
         for (size_t k = 0; k < N; ++k) b[k] = L.strides[k][L.rank() - 2] * ops.elem_size[k];
     return b;
+}
+
+// One kernel call's worth of a planned loop: `rows` runs of n elements;
+// operand k starts at at[k], strides inner[k] elements along a run and step[k]
+// bytes from one run to the next.
+struct RowBlock {
+    const void* const* at;
+    const int64_t* inner;
+    const int64_t* step;
+    int64_t n, rows;
+    RunKind kind;
+};
+
+// The operands a tiled walk packs (iter/pack.hpp: the strided inputs, when the
+// outputs are unit-stride), and every operand's strides once they are packed.
+template <size_t N>
+struct PackPlan {
+    std::array<bool, N> packed{};
+    std::array<int64_t, N> inner{}, step{};
+    int64_t cols = 0; // a tile's columns (its rows: iter::pack_rows)
+    RunKind kind = RunKind::scalar;
+    bool any = false;
+};
+
+template <size_t N>
+PackPlan<N> plan_packing(const Operands<N>& ops, size_t first_in,
+                         const std::array<int64_t, N>& inner, const std::array<int64_t, N>& step) {
+    PackPlan<N> p;
+    p.inner = inner;
+    p.step = step;
+    for (size_t k = 0; k < first_in; ++k)
+        if (inner[k] != 1) return p; // strided outputs: the square tiles
+    int count = 0, widest = 1;
+    for (size_t k = first_in; k < N && count < iter::max_packed; ++k) {
+        const int e = ops.elem_size[k];
+        if (inner[k] == 0 || inner[k] == 1 || (e != 1 && e != 2 && e != 4 && e != 8)) continue;
+        p.packed[k] = true;
+        ++count;
+        widest = std::max(widest, e);
+    }
+    if (count == 0) return p;
+    p.any = true;
+    p.cols =
+        std::min(iter::pack_cols, iter::pack_buffer_bytes / (count * iter::pack_rows * widest));
+    for (size_t k = 0; k < N; ++k) {
+        if (!p.packed[k]) continue;
+        p.inner[k] = 1;
+        p.step[k] = p.cols * ops.elem_size[k];
+    }
+    p.kind = run_kind(p.inner, first_in, true);
+    return p;
+}
+
+// Every run of a planned loop, split over the thread team, as calls
+// run_block(RowBlock): whole rows in blocks, without the odometer between
+// them; or, when a transposed input wants tiles (iter/tile.hpp), a block per
+// tile, each strided input first packed unit-stride into this thread's buffer
+// (else, for strided outputs, square tiles a row at a time). Operands before
+// first_in are outputs. Shared by the one- and the several-output drivers.
+template <size_t N, class RunBlock>
+void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops, size_t first_in,
+                                 RunBlock&& run_block) {
+    std::array<int64_t, N> inner;
+    for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+    bool unit_out = true;
+    for (size_t k = 0; k < first_in; ++k) unit_out = unit_out && inner[k] == 1;
+    const RunKind kind = run_kind(inner, first_in, unit_out);
+    const std::array<int64_t, N> step = row_bytes(L, ops);
+    auto at_offsets = [&](const std::array<int64_t, N>& off) {
+        std::array<const void*, N> at;
+        for (size_t k = 0; k < N; ++k)
+            at[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+        return at;
+    };
+    auto run_rows = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
+        const std::array<const void*, N> at = at_offsets(off);
+        run_block(RowBlock{at.data(), inner.data(), step.data(), n, rows, kind});
+    };
+    if (!iter::wants_tiling(L)) {
+        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+            iter::for_each_run_rows(L, b, end, run_rows);
+        });
+        return;
+    }
+    const PackPlan<N> p = plan_packing(ops, first_in, inner, step);
+    if (!p.any) {
+        auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
+        const int64_t grain =
+            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
+        iter::parallel_for(
+            iter::tile_units(L, iter::tile_size, iter::tile_size), grain,
+            [&](int64_t b, int64_t end, int64_t) { iter::for_each_tiled_run(L, b, end, run); });
+        return;
+    }
+    const int64_t rows = iter::pack_rows, ra = int64_t(L.rank()) - 2;
+    const int64_t grain = std::max<int64_t>(1, iter::parallel_grain / (rows * p.cols));
+    iter::parallel_for(
+        iter::tile_units(L, rows, p.cols), grain, [&](int64_t b, int64_t e, int64_t) {
+            iter::PackBuffers& buf = iter::pack_buffers();
+            if (buf.busy) { // entered from a kernel reading them: tiles left strided
+                iter::for_each_tile(L, rows, p.cols, b, e,
+                                    [&](const std::array<int64_t, N>& off, int64_t r, int64_t c) {
+                                        run_rows(off, c, r);
+                                    });
+                return;
+            }
+            const iter::PackBusy busy(buf);
+            iter::for_each_tile(
+                L, rows, p.cols, b, e,
+                [&](const std::array<int64_t, N>& off, int64_t r, int64_t c) {
+                    std::array<const void*, N> at = at_offsets(off);
+                    char* slot = buf.bytes;
+                    for (size_t k = 0; k < N; ++k) {
+                        if (!p.packed[k]) continue;
+                        iter::pack_tile(slot, at[k], ops.elem_size[k], r, c,
+                                        L.strides[k][size_t(ra)], inner[k], p.cols);
+                        at[k] = slot;
+                        slot += rows * p.cols * ops.elem_size[k];
+                    }
+                    run_block(RowBlock{at.data(), p.inner.data(), p.step.data(), c, r, p.kind});
+                });
+        });
 }
 
 // A flat assignment above the thread grain: flat_range over the thread team.
@@ -201,20 +305,10 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
         ops.elem_size[k] = leaves[k - 1].elem_size;
     }
     const iter::Loop<N> L = plan(shape, ops);
-    const RunKind kind = run_kind(L, 1, L.inner_stride(0) == 1);
-    std::array<int64_t, N> inner;
-    for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-    const std::array<int64_t, N> step = row_bytes(L, ops);
-
-    // `rows` runs of n elements, the j-th shifted by j row strides: one kernel call.
-    auto run_rows = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
-        std::array<const void*, N> at;
-        for (size_t k = 0; k < N; ++k)
-            at[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-        kernel(expr, AssignRun{const_cast<void*>(at[0]), inner[0], at.data() + 1, inner.data() + 1,
-                               n, kind, rows, step.data()});
-    };
-    for_each_row_block_threaded(L, run_rows);
+    for_each_row_block_threaded(L, ops, 1, [&](const RowBlock& b) {
+        kernel(expr, AssignRun{const_cast<void*>(b.at[0]), b.inner[0], b.at + 1, b.inner + 1, b.n,
+                               b.kind, b.rows, b.step});
+    });
 }
 
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1

@@ -158,25 +158,12 @@ void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
         ops.elem_size[K + l] = a.leaves[l].elem_size;
     }
     const iter::Loop<N> Lp = plan(shape, ops);
-    bool unit_out = true;
-    for (size_t k = 0; k < K; ++k) unit_out = unit_out && Lp.inner_stride(k) == 1;
-    const RunKind kind = run_kind(Lp, K, unit_out);
-    std::array<int64_t, N> inner;
-    for (size_t k = 0; k < N; ++k) inner[k] = Lp.inner_stride(k);
-    const std::array<int64_t, N> step = row_bytes(Lp, ops);
-
-    // `rows` runs of n elements, the j-th shifted by j row strides: one kernel call.
-    auto run_rows = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
+    for_each_row_block_threaded(Lp, ops, K, [&](const RowBlock& b) {
         std::array<void*, K> o;
-        std::array<const void*, LA> i{};
-        for (size_t k = 0; k < K; ++k)
-            o[k] = static_cast<char*>(const_cast<void*>(ops.base[k])) + off[k] * ops.elem_size[k];
-        for (size_t l = 0; l < L; ++l)
-            i[l] = static_cast<const char*>(ops.base[K + l]) + off[K + l] * ops.elem_size[K + l];
-        kernel(a.exprs, MultiRun{o.data(), inner.data(), i.data(), inner.data() + K, n, kind, rows,
-                                 step.data()});
-    };
-    for_each_row_block_threaded(Lp, run_rows);
+        for (size_t k = 0; k < K; ++k) o[k] = const_cast<void*>(b.at[k]);
+        kernel(a.exprs,
+               MultiRun{o.data(), b.inner, b.at + K, b.inner + K, b.n, b.kind, b.rows, b.step});
+    });
 }
 
 } // namespace cpu
