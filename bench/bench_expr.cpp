@@ -38,6 +38,21 @@ void split(int64_t n, const std::function<void(int64_t, int64_t)>& body, int64_t
     for (int c = 0; c < g_threads; ++c) body(n * c / g_threads, n * (c + 1) / g_threads);
 }
 
+// The hand loops of the transposed rows: body(i, j) over an m x m square in
+// 64 x 64 tiles, blocks of tile rows split over the threads.
+template <class Body>
+void tiled_hand(int64_t m, const Body& body) {
+    split(
+        m / 64,
+        [&](int64_t b, int64_t e) {
+            for (int64_t ib = b * 64; ib < e * 64; ib += 64)
+                for (int64_t jb = 0; jb < m; jb += 64)
+                    for (int64_t i = ib; i < ib + 64; ++i)
+                        for (int64_t j = jb; j < jb + 64; ++j) body(i, j);
+        },
+        64 * m);
+}
+
 FloatTensor filled(t7::Shape s, float lo, float hi, unsigned seed) {
     FloatTensor t(s);
     unsigned x = seed;
@@ -210,16 +225,8 @@ void matrices(int64_t m) {
     time_row(
         w5, inner_calls(n), [&] { y = x.t() + x; },
         [&] {
-            split(
-                m / 64,
-                [&](int64_t b, int64_t e) {
-                    for (int64_t ib = b * 64; ib < e * 64; ib += 64)
-                        for (int64_t jb = 0; jb < m; jb += 64)
-                            for (int64_t i = ib; i < ib + 64; ++i)
-                                for (int64_t j = jb; j < jb + 64; ++j)
-                                    Y[i * m + j] = X[j * m + i] + X[i * m + j];
-                },
-                64 * m);
+            tiled_hand(m,
+                       [&](int64_t i, int64_t j) { Y[i * m + j] = X[j * m + i] + X[i * m + j]; });
         },
         [&] {
             split(
@@ -236,17 +243,7 @@ void matrices(int64_t m) {
     Row w5c{"W5c y=x.t() (copy)" + size, n, 8.0 * double(n), 0, 0, 0, copy};
     time_row(
         w5c, inner_calls(n), [&] { y = x.t(); },
-        [&] {
-            split(
-                m / 64,
-                [&](int64_t b, int64_t e) {
-                    for (int64_t ib = b * 64; ib < e * 64; ib += 64)
-                        for (int64_t jb = 0; jb < m; jb += 64)
-                            for (int64_t i = ib; i < ib + 64; ++i)
-                                for (int64_t j = jb; j < jb + 64; ++j) Y[i * m + j] = X[j * m + i];
-                },
-                64 * m);
-        },
+        [&] { tiled_hand(m, [&](int64_t i, int64_t j) { Y[i * m + j] = X[j * m + i]; }); },
         [&] {
             split(
                 m,

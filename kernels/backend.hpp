@@ -92,21 +92,8 @@ void with_dtype(DType t, F&& f) {
     }
 }
 
-// Calls f(W{}) with W the unsigned word of `elem_size` bytes (1, 2, 4 or 8):
-// for operations that only move elements.
-template <class F>
-void with_word(int elem_size, F&& f) {
-    switch (elem_size) {
-    case 1:
-        return f(uint8_t{});
-    case 2:
-        return f(uint16_t{});
-    case 4:
-        return f(uint32_t{});
-    default:
-        return f(uint64_t{});
-    }
-}
+// with_word(elem_size, f): f(W{}) with W the unsigned word of that size (core/dtype.hpp).
+using t7::detail::with_word;
 
 // Offset of element i of operand 0 (a destination written in row-major order):
 // i itself when that destination is one contiguous run (`linear`).

@@ -118,4 +118,22 @@ T7_HOST_DEVICE T7_INLINE To convert(From v) {
     }
 }
 
+namespace detail {
+// Calls f(W{}) with W the unsigned integer of esz bytes (1, 2, 4, else 8): code
+// that only moves elements is compiled once per element size, not per type.
+template <class F>
+decltype(auto) with_word(int esz, F&& f) {
+    switch (esz) {
+    case 1:
+        return f(uint8_t{});
+    case 2:
+        return f(uint16_t{});
+    case 4:
+        return f(uint32_t{});
+    default:
+        return f(uint64_t{});
+    }
+}
+} // namespace detail
+
 } // namespace t7

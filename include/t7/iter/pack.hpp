@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../core/dtype.hpp"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -104,26 +106,11 @@ void pack_typed(U* d, const U* s, int64_t rows, int64_t cols, int64_t s_row, int
 // dst_row elements apart. Compiled once per element size, not per expression.
 inline void pack_tile(void* dst, const void* src, int esz, int64_t rows, int64_t cols,
                       int64_t s_row, int64_t s_col, int64_t dst_row) {
-    switch (esz) {
-    case 1:
-        return detail::pack_typed(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src),
-                                  rows, cols, s_row, s_col, dst_row);
-    case 2:
-        return detail::pack_typed(static_cast<uint16_t*>(dst), static_cast<const uint16_t*>(src),
-                                  rows, cols, s_row, s_col, dst_row);
-    case 4:
-        return detail::pack_typed(static_cast<uint32_t*>(dst), static_cast<const uint32_t*>(src),
-                                  rows, cols, s_row, s_col, dst_row);
-    case 8:
-        return detail::pack_typed(static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(src),
-                                  rows, cols, s_row, s_col, dst_row);
-    default: // no tensor element type has another size; kept correct anyway
-        for (int64_t i = 0; i < rows; ++i)
-            for (int64_t j = 0; j < cols; ++j)
-                std::memcpy(static_cast<char*>(dst) + (i * dst_row + j) * esz,
-                            static_cast<const char*>(src) + (i * s_row + j * s_col) * esz,
-                            size_t(esz));
-    }
+    t7::detail::with_word(esz, [&](auto word) {
+        using W = decltype(word);
+        detail::pack_typed(static_cast<W*>(dst), static_cast<const W*>(src), rows, cols, s_row,
+                           s_col, dst_row);
+    });
 }
 
 } // namespace t7::iter

@@ -37,16 +37,7 @@ inline void host_strided_copy(void* dst, const Shape& dst_strides, const void* s
             for (int64_t i = 0; i < n; ++i) dp[i * ds] = sp[i * ss];
         });
     };
-    switch (elem) {
-    case 1:
-        return run(uint8_t{});
-    case 2:
-        return run(uint16_t{});
-    case 4:
-        return run(uint32_t{});
-    default:
-        return run(uint64_t{});
-    }
+    detail::with_word(int(elem), run);
 }
 
 // A contiguous device tensor of `sizes` on `device`.
