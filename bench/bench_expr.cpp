@@ -254,6 +254,37 @@ void matrices(int64_t m) {
         });
     report(w5c);
 
+    // A whole reduction of a transposed product: tiles packed on the stack.
+    Row w7t{"W7t sum(x.t()*x)" + size, n, 4.0 * double(n), 0, 0, 0, copy};
+    time_row(
+        w7t, inner_calls(n), [&] { bench::keep(double(t7::sum(x.t() * x))); },
+        [&] {
+            double tot = 0;
+#pragma omp parallel for num_threads(g_threads) reduction(+ : tot) if (g_threads > 1)
+            for (int c2 = 0; c2 < g_threads; ++c2) {
+                float acc[16] = {};
+                for (int64_t ib = m * c2 / g_threads / 64 * 64;
+                     ib < m * (c2 + 1) / g_threads / 64 * 64; ib += 64)
+                    for (int64_t jb = 0; jb < m; jb += 64)
+                        for (int64_t i = ib; i < ib + 64; ++i)
+                            for (int64_t j = jb; j < jb + 64; j += 16)
+                                for (int k = 0; k < 16; ++k)
+                                    acc[k] += X[(j + k) * m + i] * X[i * m + j + k];
+                for (float v : acc) tot += v;
+            }
+            bench::keep(tot);
+        },
+        [&] {
+            double tot = 0;
+#pragma omp parallel for num_threads(g_threads) reduction(+ : tot) if (g_threads > 1)
+            for (int c2 = 0; c2 < g_threads; ++c2) {
+                const int64_t b = m * c2 / g_threads, e = m * (c2 + 1) / g_threads;
+                tot += (ex.transpose().middleRows(b, e - b) * ex.middleRows(b, e - b)).sum();
+            }
+            bench::keep(tot);
+        });
+    report(w7t);
+
     Row w6{"W6 y=a*r+c bcast" + size, n, 8.0 * double(n), 0, 0, 0, copy};
     Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>> er(R, m);
     Eigen::Map<Eigen::Array<float, Eigen::Dynamic, 1>> ec(Cc, m);

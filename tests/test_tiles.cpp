@@ -4,7 +4,8 @@
 // views' own indexing: every element size, tile edges and SIMD block
 // remainders, outer dimensions, more strided inputs than the buffer packs,
 // strided outputs (square tiles, nothing packed), several outputs, 1 to 3
-// threads, and an assignment started inside a kernel that is reading packed tiles.
+// threads, an assignment started inside a kernel that is reading packed tiles,
+// and whole reductions of transposed operands (tiles packed on the stack).
 #include "expr_check.hpp"
 
 using namespace expr_test;
@@ -133,4 +134,48 @@ TEST_CASE("an assignment inside a kernel reading packed tiles packs nothing of i
         for (int64_t j = 0; j < 80; ++j) REQUIRE(y(i, j) == x(j, i) - w(i, j));
     for (int64_t i = 0; i < 9; ++i)
         for (int64_t j = 0; j < 9; ++j) REQUIRE(inner(i, j) == small(j, i) * 2.f);
+}
+
+TEST_CASE_TEMPLATE("whole reductions of transposed operands fold packed tiles, the same bits on "
+                   "1 to 3 threads",
+                   T, float, double, int32_t, int64_t) {
+    // 200 x 300 (above the thread grain) and 67 x 131 (edges); the products of
+    // small integers are exact in every type, so the sums compare exactly
+    // with a plain loop; floating sums within rounding.
+    for (auto [R, C] : {std::pair<int64_t, int64_t>{67, 131}, {200, 300}}) {
+        CAPTURE(R);
+        const Tensor<T> z = ramp<T>({C, R}, 3), w = ramp<T>({R, C}, 7);
+        double want = 0;
+        T hi = z(0, 0) - w(0, 0), lo = hi;
+        for (int64_t i = 0; i < R; ++i)
+            for (int64_t j = 0; j < C; ++j) {
+                want += double(z(j, i)) * double(w(i, j));
+                const T d = T(z(j, i) - w(i, j));
+                hi = std::max(hi, d);
+                lo = std::min(lo, d);
+            }
+        std::vector<double> sums;
+        for (int threads = 1; threads <= 3; ++threads) {
+            Threads t(threads);
+            sums.push_back(double(t7::sum(z.t() * w)));
+            CHECK(t7::max(z.t() - w) == hi);
+            CHECK(t7::min(z.t() - w) == lo);
+        }
+        if constexpr (std::is_integral_v<T>)
+            CHECK(sums[0] == want);
+        else
+            CHECK(sums[0] == doctest::Approx(want).epsilon(1e-6));
+        CHECK(sums[1] == sums[0]); // bit-identical on every thread count
+        CHECK(sums[2] == sums[0]);
+    }
+}
+
+TEST_CASE("a whole reduction of five transposed operands (more than the tiles pack)") {
+    std::vector<DoubleTensor> x;
+    for (int k = 0; k < 5; ++k) x.push_back(ramp<double>({90, 100}, k));
+    double want = 0;
+    for (int64_t i = 0; i < 100; ++i)
+        for (int64_t j = 0; j < 90; ++j)
+            want += x[0](j, i) + x[1](j, i) + x[2](j, i) + x[3](j, i) + x[4](j, i);
+    CHECK(t7::sum(x[0].t() + x[1].t() + x[2].t() + x[3].t() + x[4].t()) == want);
 }

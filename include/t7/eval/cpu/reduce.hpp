@@ -238,6 +238,49 @@ void reduce_kernel(const void* expr, const void* const* in, const int64_t* strid
     a = reduce_run<R, E>(b, n, packets, a);
 }
 
+// drive_reduce_blocks when an operand is transposed against the first (sum(a.t()
+// * b)): tiles of the two innermost dimensions (iter/tile.hpp), every operand's
+// tile packed contiguous into a buffer on the thread's stack (iter/pack.hpp),
+// then folded as one unit-stride run into the tile's own partial; partials
+// merge in tile order. The tiles are fixed by the shape: the same bits for any
+// thread count. Up to iter::max_packed operands.
+template <class R, class A, size_t N>
+A reduce_tiles(const iter::Loop<N>& L, const Operands<N>& ops, ReduceKernel kernel,
+               const void* expr) {
+    int widest = 1;
+    for (size_t k = 0; k < N; ++k) widest = std::max(widest, ops.elem_size[k]);
+    const int64_t rows = iter::pack_rows;
+    const int64_t cols =
+        std::min(iter::pack_cols, iter::pack_buffer_bytes / (int64_t(N) * rows * widest));
+    const size_t ra = L.rank() - 2;
+    const int64_t nt = iter::tile_units(L, rows, cols);
+    BlockPartials<A> partial(nt);
+    iter::parallel_split(nt, L.numel / iter::parallel_grain, [&](int64_t t0, int64_t t1, int64_t) {
+        alignas(64) char buf[iter::pack_buffer_bytes];
+        std::array<const void*, N> at;
+        std::array<int64_t, N> ones;
+        ones.fill(1);
+        int64_t t = t0;
+        iter::for_each_tile(
+            L, rows, cols, t0, t1, [&](const std::array<int64_t, N>& off, int64_t r, int64_t c) {
+                char* slot = buf;
+                for (size_t k = 0; k < N; ++k) {
+                    const int e = ops.elem_size[k];
+                    iter::pack_tile(slot, static_cast<const char*>(ops.base[k]) + off[k] * e, e, r,
+                                    c, L.strides[k][ra], L.inner_stride(k), c);
+                    at[k] = slot;
+                    slot += r * c * e;
+                }
+                A acc = R::template identity<A>();
+                kernel(expr, at.data(), ones.data(), r * c, true, &acc);
+                partial[t++] = acc;
+            });
+    });
+    A result = partial[0];
+    for (int64_t t = 1; t < nt; ++t) result = R::merge(result, partial[t]);
+    return result;
+}
+
 // The general path: blocks of reduce_block elements in loop order, each into
 // its own partial, merged in block order. Apart (not inlined) so that the
 // small tensors' path (drive_reduce_all) keeps a small stack frame.
@@ -251,6 +294,8 @@ template <class R, class A, size_t N>
         ops.elem_size[k] = leaves[k].elem_size;
     }
     const iter::Loop<N> L = plan(shape, ops);
+    if (N <= size_t(iter::max_packed) && iter::wants_tiling(L))
+        return reduce_tiles<R, A, N>(L, ops, kernel, expr);
     const bool packets = unit_or_broadcast(L, 0);
     std::array<int64_t, N> inner;
     for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
