@@ -1,5 +1,6 @@
 // Transposed operands in tiles (eval/cpu/assign.hpp, iter/pack.hpp): each tile
-// of a strided input is packed into the thread's buffer and read unit-stride.
+// of a strided input is packed into a buffer on the thread's stack and read
+// unit-stride.
 // Every case is checked element by element against a plain loop over the
 // views' own indexing: every element size, tile edges and SIMD block
 // remainders, outer dimensions, more strided inputs than the buffer packs,
@@ -112,10 +113,10 @@ TEST_CASE("several outputs read transposed leaves through packed tiles") {
     }
 }
 
-TEST_CASE("an assignment inside a kernel reading packed tiles packs nothing of its own") {
-    // The functor assigns a transposed expression (which would pack into the
-    // same thread's buffer) while the outer assignment's tile of x.t() is packed
-    // there: the outer values must be those of x.
+TEST_CASE("an assignment inside a kernel reading packed tiles packs into a buffer of its own") {
+    // The functor assigns a transposed expression (which packs tiles too) while
+    // the outer assignment's tile of x.t() is packed and being read on the same
+    // thread: the outer values must be those of x.
     Threads t(1);
     const FloatTensor x = ramp<float>({80, 70}, 1), w = ramp<float>({70, 80}, 2);
     const FloatTensor small = ramp<float>({9, 9}, 3);

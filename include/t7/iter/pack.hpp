@@ -4,6 +4,7 @@
 // runs vectorised, instead of gathering one element per cache line.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -24,23 +25,13 @@ inline constexpr int64_t pack_cols = 64;
 inline constexpr int64_t pack_buffer_bytes = 32768;
 inline constexpr int max_packed = 4; // operands packed per tile; others stay strided
 
-// This thread's tile buffers. `busy` while a kernel reads them: an assignment
-// started from inside one (a t7::map functor) packs nothing.
-struct PackBuffers {
-    alignas(64) char bytes[pack_buffer_bytes];
-    bool busy = false;
-};
-inline PackBuffers& pack_buffers() {
-    thread_local PackBuffers b;
-    return b;
+// Columns of a tile when `count` operands of at most `widest` bytes each share
+// the buffer (a buffer of pack_buffer_bytes on the packing thread's stack: each
+// call has its own, so an assignment started inside a kernel, a t7::map
+// functor, packs into its own).
+inline int64_t packed_cols(int64_t count, int64_t widest) {
+    return std::min(pack_cols, pack_buffer_bytes / (count * pack_rows * widest));
 }
-struct PackBusy {
-    PackBuffers& b;
-    explicit PackBusy(PackBuffers& buffers) : b(buffers) { b.busy = true; }
-    ~PackBusy() { b.busy = false; }
-    PackBusy(const PackBusy&) = delete;
-    PackBusy& operator=(const PackBusy&) = delete;
-};
 
 namespace detail {
 

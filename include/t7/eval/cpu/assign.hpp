@@ -188,16 +188,14 @@ PackPlan<N> plan_packing(const Operands<N>& ops, size_t first_in,
         if (inner[k] != 1) return p; // strided outputs: the square tiles
     int count = 0, widest = 1;
     for (size_t k = first_in; k < N && count < iter::max_packed; ++k) {
-        const int e = ops.elem_size[k];
-        if (inner[k] == 0 || inner[k] == 1 || (e != 1 && e != 2 && e != 4 && e != 8)) continue;
+        if (inner[k] == 0 || inner[k] == 1) continue;
         p.packed[k] = true;
         ++count;
-        widest = std::max(widest, e);
+        widest = std::max(widest, ops.elem_size[k]);
     }
     if (count == 0) return p;
     p.any = true;
-    p.cols =
-        std::min(iter::pack_cols, iter::pack_buffer_bytes / (count * iter::pack_rows * widest));
+    p.cols = iter::packed_cols(count, widest);
     for (size_t k = 0; k < N; ++k) {
         if (!p.packed[k]) continue;
         p.inner[k] = 1;
@@ -210,7 +208,7 @@ PackPlan<N> plan_packing(const Operands<N>& ops, size_t first_in,
 // Every run of a planned loop, split over the thread team, as calls
 // run_block(RowBlock): whole rows in blocks, without the odometer between
 // them; or, when a transposed input wants tiles (iter/tile.hpp), a block per
-// tile, each strided input first packed unit-stride into this thread's buffer
+// tile, each strided input first packed unit-stride into a buffer on the stack
 // (else, for strided outputs, square tiles a row at a time). Operands before
 // first_in are outputs. Shared by the one- and the several-output drivers.
 template <size_t N, class RunBlock>
@@ -252,20 +250,12 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
     const int64_t grain = std::max<int64_t>(1, iter::parallel_grain / (rows * p.cols));
     iter::parallel_for(
         iter::tile_units(L, rows, p.cols), grain, [&](int64_t b, int64_t e, int64_t) {
-            iter::PackBuffers& buf = iter::pack_buffers();
-            if (buf.busy) { // entered from a kernel reading them: tiles left strided
-                iter::for_each_tile(L, rows, p.cols, b, e,
-                                    [&](const std::array<int64_t, N>& off, int64_t r, int64_t c) {
-                                        run_rows(off, c, r);
-                                    });
-                return;
-            }
-            const iter::PackBusy busy(buf);
+            alignas(64) char buf[iter::pack_buffer_bytes];
             iter::for_each_tile(
                 L, rows, p.cols, b, e,
                 [&](const std::array<int64_t, N>& off, int64_t r, int64_t c) {
                     std::array<const void*, N> at = at_offsets(off);
-                    char* slot = buf.bytes;
+                    char* slot = buf;
                     for (size_t k = 0; k < N; ++k) {
                         if (!p.packed[k]) continue;
                         iter::pack_tile(slot, at[k], ops.elem_size[k], r, c,

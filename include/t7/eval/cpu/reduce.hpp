@@ -250,8 +250,7 @@ A reduce_tiles(const iter::Loop<N>& L, const Operands<N>& ops, ReduceKernel kern
     int widest = 1;
     for (size_t k = 0; k < N; ++k) widest = std::max(widest, ops.elem_size[k]);
     const int64_t rows = iter::pack_rows;
-    const int64_t cols =
-        std::min(iter::pack_cols, iter::pack_buffer_bytes / (int64_t(N) * rows * widest));
+    const int64_t cols = iter::packed_cols(int64_t(N), widest);
     const size_t ra = L.rank() - 2;
     const int64_t nt = iter::tile_units(L, rows, cols);
     BlockPartials<A> partial(nt);
