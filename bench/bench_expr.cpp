@@ -380,7 +380,7 @@ int main(int argc, char** argv) {
         t7::setNumThreads(threads);
         std::printf("\n== %d thread(s) ==\n", threads);
         for (int log2 : {10, 16, 24}) elementwise(int64_t(1) << log2);
-        for (int64_t m : {256, 4096}) matrices(m);
+        for (int64_t m : {32, 256, 4096}) matrices(m); // 2^10, 2^16, 2^24 elements
     }
     return 0;
 }

@@ -149,3 +149,129 @@ TEST_CASE("bad input into a result throws and leaves the result unchanged") {
     CHECK_THROWS_OP(t7::mean(out, x, -3), t7::IndexError, "mean");
     CHECK(values(out) == Values{5, 6});
 }
+
+namespace {
+
+// Values with a wide spread (every seventh scaled up, every thirteenth down),
+// so that a different grouping of the additions rounds differently.
+template <class T>
+t7::Tensor<T> spread(int64_t rows, int64_t cols, unsigned seed) {
+    t7::Tensor<T> t(rows, cols);
+    for (int64_t i = 0; i < t.nElement(); ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        double v = double(seed >> 8) / double(1u << 24) - 0.5;
+        if (i % 7 == 0) v *= 1000;
+        if (i % 13 == 0) v *= 1e-3;
+        t.data()[i] = T(std::is_integral_v<T> ? std::round(v * 100) : v);
+    }
+    return t;
+}
+
+// The same values in a layout the contiguous-rows path does not take: the
+// left half of a tensor twice as wide (rows apart by 2 * cols).
+template <class T>
+t7::Tensor<T> strided_copy(const t7::Tensor<T>& x) {
+    t7::Tensor<T> wide(x.size(0), 2 * x.size(1));
+    wide.zero();
+    t7::Tensor<T> left = wide.narrow(1, 0, x.size(1));
+    left.copy(x);
+    return left;
+}
+
+template <class T>
+std::vector<T> raw(const t7::Tensor<T>& t) {
+    const t7::Tensor<T> c = t.contiguous();
+    return std::vector<T>(c.data(), c.data() + c.nElement());
+}
+
+} // namespace
+
+// Row reductions of contiguous inputs skip the loop plan and the accumulator
+// tensor (eval/cpu/reduce.hpp, drive_reduce_rows): each output must hold the
+// bits the general walk gives for the same values in another layout, for row
+// lengths around the packet blocks (16 floats a packet, 64 a block, 1024 a
+// fold), more rows than one kernel call takes (64), and any thread count.
+TEST_CASE("row reductions of contiguous inputs: the general walk's bits, any thread count") {
+    const int before = t7::getNumThreads();
+    struct Restore {
+        int n;
+        ~Restore() { t7::setNumThreads(n); }
+    } restore{before};
+    for (int64_t cols : {1, 3, 15, 16, 17, 31, 63, 64, 65, 100, 1000, 1100, 2100}) {
+        for (int64_t rows : {1, 5, 70}) {
+            CAPTURE(cols);
+            CAPTURE(rows);
+            const FloatTensor x = spread<float>(rows, cols, unsigned(rows * 7919 + cols));
+            const FloatTensor xs = strided_copy(x);
+            if (rows > 1) REQUIRE(!xs.isContiguous()); // one row is contiguous either way
+            t7::setNumThreads(1);
+            // A weight row read by every output (1-D, and 1 x cols) takes the path too.
+            const FloatTensor w = spread<float>(1, cols, 3).view({cols});
+            const FloatTensor w2 = w.view({1, cols});
+            FloatTensor want_f, want_w;
+            DoubleTensor want_d;
+            t7::sum(want_f, xs * 2.f, 1);
+            t7::sum(want_d, xs, 1);
+            t7::sum(want_w, xs * w, 1);
+            // Float additions in packets: within 1e-6 of the row's absolute sum.
+            const Values naive = naive_sums(x, 1), scale = naive_sums(t7::eval(t7::abs(x)), 1);
+            const Values got_d = values(want_d);
+            for (size_t i = 0; i < naive.size(); ++i)
+                CHECK(std::abs(got_d[i] - naive[i]) <= 1e-6 * scale[i]);
+            for (int threads : {1, 2, 3}) {
+                CAPTURE(threads);
+                t7::setNumThreads(threads);
+                FloatTensor f(rows, 1);
+                DoubleTensor d(rows, 1);
+                const float* memory = f.data();
+                t7::sum(f, x * 2.f, 1);
+                t7::sum(d, x, 1);
+                CHECK(f.data() == memory);
+                CHECK(f.sizes() == Shape{rows, 1});
+                CHECK(raw(f) == raw(want_f));
+                CHECK(raw(d) == raw(want_d));
+                FloatTensor fw(rows, 1), fw2(rows, 1);
+                t7::sum(fw, x * w, 1);
+                t7::sum(fw2, w2 * x, 1);
+                CHECK(raw(fw) == raw(want_w));
+                CHECK(raw(fw2) == raw(want_w));
+            }
+        }
+    }
+    t7::setNumThreads(before);
+    // Integer sums wrap into an int32 result as the general path's copy does;
+    // products and a 3-D input whose reduced dimension is followed by a size-1 one.
+    const IntTensor n = spread<int32_t>(70, 600, 5);
+    const IntTensor ns = strided_copy(n);
+    IntTensor got, want;
+    t7::sum(got, n * 100000, 1);
+    t7::sum(want, ns * 100000, 1);
+    CHECK(raw(got) == raw(want));
+    LongTensor lg, lw;
+    t7::sum(lg, n, 1);
+    t7::sum(lw, ns, 1);
+    CHECK(raw(lg) == raw(lw));
+    int64_t first = 0;
+    for (int64_t j = 0; j < 600; ++j) first += n(0, j);
+    CHECK(lg(0, 0) == first);
+    const DoubleTensor small = t7::tensor<double>({{1.5, 2, -3}, {4, 0.5, 2}});
+    DoubleTensor p;
+    t7::prod(p, small, 1);
+    CHECK(values(p) == Values{-9, 4});
+    // A column (one value per output) is not a row: the general walk, same values.
+    const DoubleTensor c = t7::tensor<double>({{2}, {-1}});
+    t7::sum(p, small * c, 1);
+    CHECK(values(p) == Values{1, -6.5});
+    CHECK(values(t7::sum(small, 1)) == Values{0.5, 6.5});
+    CHECK(t7::sum(small, 1).sizes() == Shape{2, 1});
+    const FloatTensor x3 = spread<float>(6, 40, 9).view({2, 3, 40, 1});
+    FloatTensor s3;
+    t7::sum(s3, x3, 2);
+    CHECK(s3.sizes() == Shape{2, 3, 1, 1});
+    FloatTensor x3s = FloatTensor(2, 3, 80, 1).narrow(2, 0, 40);
+    x3s.copy(x3);
+    REQUIRE(!x3s.isContiguous());
+    FloatTensor w3;
+    t7::sum(w3, x3s, 2);
+    CHECK(raw(s3) == raw(w3));
+}

@@ -221,15 +221,29 @@ double std(const E& e) {
 }
 
 // ---- along a dimension (the dimension is kept with size 1) ------------------------
+namespace detail {
+template <class R, class T, class D, class E>
+Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op);
+
+// A new result of type U: through reduce_dim_into, so that row reductions
+// write it directly (no accumulator tensor, no conversion into a second one).
+template <class R, class U, class E>
+Tensor<U, expr_device_t<E>> reduce_dim_as(const E& e, int64_t dim, const char* op) {
+    Tensor<U, expr_device_t<E>> out;
+    reduce_dim_into<R>(out, e, dim, op);
+    return out;
+}
+} // namespace detail
+
 template <Expression E>
 auto sum(const E& e, int64_t dim) {
     using V = typename node_t<E>::value_type;
-    return detail::as_type<detail::sum_t<V>>(detail::reduce_dim<red::sum>(e, dim, "sum"));
+    return detail::reduce_dim_as<red::sum, detail::sum_t<V>>(e, dim, "sum");
 }
 template <Expression E>
 auto prod(const E& e, int64_t dim) {
     using V = typename node_t<E>::value_type;
-    return detail::as_type<detail::sum_t<V>>(detail::reduce_dim<red::prod>(e, dim, "prod"));
+    return detail::reduce_dim_as<red::prod, detail::sum_t<V>>(e, dim, "prod");
 }
 template <Expression E>
 auto mean(const E& e, int64_t dim) {
@@ -248,11 +262,11 @@ auto min(const E& e, int64_t dim) {
 }
 template <Expression E>
 auto any(const E& e, int64_t dim) {
-    return detail::as_type<uint8_t>(detail::reduce_dim<red::any>(e, dim, "any"));
+    return detail::reduce_dim_as<red::any, uint8_t>(e, dim, "any");
 }
 template <Expression E>
 auto all_t::operator()(const E& e, int64_t dim) const {
-    return detail::as_type<uint8_t>(detail::reduce_dim<red::all>(e, dim, "all"));
+    return detail::reduce_dim_as<red::all, uint8_t>(e, dim, "all");
 }
 template <Expression E>
 auto norm(const E& e, double p, int64_t dim) {
@@ -376,6 +390,9 @@ Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, con
     typename DeviceMemory<D>::Scope scope(out.storage().valid() ? out.getDevice()
                                                                 : check_devices(e, op));
     if (safe) resize_result(out, keep);
+    using Ev = Evaluator<D>;
+    if constexpr (requires { Ev::template reduce_rows<R>(out, e, shape, d); })
+        if (safe && out.isContiguous() && Ev::template reduce_rows<R>(out, e, shape, d)) return out;
     if constexpr (std::is_same_v<A, T>) {
         if (safe && out.isContiguous()) {
             out.fill(R::template identity<A>());

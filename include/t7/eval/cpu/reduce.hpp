@@ -98,6 +98,11 @@ T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
                 }
                 acc = R::merge(acc, A(PR::fold(PR::step(PR::step(a0, a1), PR::step(a2, a3)))));
             }
+            if (n - i >= W / 4) { // whole packets left: one accumulator
+                P a0 = PR::template identity<P>();
+                for (; n - i >= W / 4; i += W / 4) a0 = PR::step(a0, packet_at<AllUnit>(b, i));
+                acc = R::merge(acc, A(PR::fold(a0)));
+            }
             for (; i < n; ++i) acc = R::step(acc, scalar_at(b, i));
             return acc;
         }
@@ -236,6 +241,80 @@ void reduce_kernel(const void* expr, const void* const* in, const int64_t* strid
     const auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{in, stride});
     A& a = *static_cast<A*>(acc);
     a = reduce_run<R, E>(b, n, packets, a);
+}
+
+// The only part of a row reduction compiled per expression: folds `rows`
+// consecutive runs of n elements (every operand unit-stride; run j starts
+// j * row_bytes[k] bytes after in[k]) each from R's identity into results[j]
+// (an A), as reduce_into folds a row: the same bits.
+using RowsKernel = void (*)(const void* expr, const void* const* in, const int64_t* row_bytes,
+                            int64_t n, int64_t rows, void* results);
+
+template <class R, class E, class A>
+void rows_kernel(const void* expr, const void* const* in, const int64_t* row_bytes, int64_t n,
+                 int64_t rows, void* results) {
+    constexpr size_t N = size_t(E::leaves);
+    const E& e = *static_cast<const E*>(expr);
+    std::array<const void*, N> ptr;
+    std::array<int64_t, N> ones;
+    for (size_t k = 0; k < N; ++k) ptr[k] = in[k];
+    ones.fill(1);
+    A* const out = static_cast<A*>(results);
+    for (int64_t j = 0; j < rows; ++j) {
+        const auto b = bind<0>(e, RunArgs{ptr.data(), ones.data()});
+        out[j] = reduce_run<R, E, true>(b, n, true, R::template identity<A>());
+        for (size_t k = 0; k < N; ++k) ptr[k] = static_cast<const char*>(ptr[k]) + row_bytes[k];
+    }
+}
+
+// Row reductions in the common layout, with no loop plan, no accumulator
+// tensor and no conversion pass: the reduced dimension d innermost (every later
+// size 1), every leaf contiguous with the input's shape or one row (row_step). Each output is
+// one run folded by one thread (rows_kernel) and written as T, the value
+// reduce_into's accumulator would hold, converted as a copy would. False, with
+// nothing written, for any other layout.
+// Bytes from one row to the next of a leaf of a row reduction along d (the
+// innermost dimension that is not 1): n * elem_size when the leaf is contiguous
+// with the input's shape, 0 when it is one unit-stride row read by every output
+// (`t7::sum(out, x * w, 1)` with w of size n or 1 x n); -1 for any other layout.
+inline int64_t row_step(const LeafRef& leaf, const Shape& shape, size_t d) {
+    const Shape &s = *leaf.sizes, &st = *leaf.strides;
+    const int64_t n = shape[d];
+    if (s == shape) return is_contiguous(s, st) ? n * leaf.elem_size : -1;
+    const size_t off = shape.size() - s.size(); // broadcasting aligns trailing dimensions
+    if (s.size() > shape.size() || d < off) return -1;
+    for (size_t i = 0; i < s.size(); ++i)
+        if (off + i == d ? s[i] != n || (n > 1 && st[i] != 1) : s[i] != 1) return -1;
+    return 0;
+}
+
+template <class R, class A, class T, size_t N>
+bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* leaves,
+                       RowsKernel kernel, const void* expr) {
+    for (size_t k = size_t(d) + 1; k < shape.size(); ++k)
+        if (shape[k] != 1) return false;
+    std::array<int64_t, N> row_bytes;
+    for (size_t k = 0; k < N; ++k)
+        if ((row_bytes[k] = row_step(leaves[k], shape, size_t(d))) < 0) return false;
+    const int64_t n = shape[size_t(d)];
+    int64_t rows = 1;
+    for (size_t k = 0; k < size_t(d); ++k) rows *= shape[k];
+    if (n == 0 || rows == 0) return false;
+    iter::parallel_for(
+        rows, std::max<int64_t>(1, iter::parallel_grain / n), [&](int64_t r0, int64_t r1, int64_t) {
+            constexpr int64_t chunk = 64; // rows per kernel call
+            A part[chunk];
+            std::array<const void*, N> in;
+            for (int64_t r = r0; r < r1; r += chunk) {
+                const int64_t m = std::min(chunk, r1 - r);
+                for (size_t k = 0; k < N; ++k)
+                    in[k] = static_cast<const char*>(leaves[k].data) + r * row_bytes[k];
+                kernel(expr, in.data(), row_bytes.data(), n, m, part);
+                for (int64_t j = 0; j < m; ++j)
+                    out[r + j] = convert<T>(R::merge(R::template identity<A>(), part[j]));
+            }
+        });
+    return true;
 }
 
 // drive_reduce_blocks when an operand is transposed against the first (sum(a.t()
@@ -404,6 +483,21 @@ struct ReduceEvaluator {
             return R::step(R::template identity<A>(), scalar_at(b, 0));
         } else {
             return drive_reduce_all<R, A, N>(shape, leaves, &reduce_kernel<R, E, A>, &e);
+        }
+    }
+
+    // out (contiguous, e's shape with size 1 at dim d) = R along d of e, when the
+    // layout is the common one (drive_reduce_rows); false, nothing written, if not.
+    template <class R, class T, class E>
+    static bool reduce_rows(const Tensor<T, CPU>& out, const E& e, const Shape& shape, int64_t d) {
+        using A = typename R::template acc<typename E::value_type>;
+        constexpr size_t N = size_t(E::leaves);
+        if constexpr (N == 0) {
+            return false;
+        } else {
+            const auto leaves = gather_leaves(e);
+            return drive_reduce_rows<R, A, T, N>(out.data(), shape, d, leaves.data(),
+                                                 &rows_kernel<R, E, A>, &e);
         }
     }
 
