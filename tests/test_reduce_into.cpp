@@ -275,3 +275,55 @@ TEST_CASE("row reductions of contiguous inputs: the general walk's bits, any thr
     t7::sum(w3, x3s, 2);
     CHECK(raw(s3) == raw(w3));
 }
+
+// Column reductions of small contiguous inputs skip the loop plan too
+// (drive_reduce_cols): the values of a plain loop, the general walk's bits when
+// the reduced dimension is not the outermost, more outputs than one tile (512),
+// an expression, integer products and any thread count.
+TEST_CASE("column reductions of small contiguous inputs: values and bits") {
+    const int before = t7::getNumThreads();
+    struct Restore {
+        int n;
+        ~Restore() { t7::setNumThreads(n); }
+    } restore{before};
+    for (int64_t rows : {1, 2, 5, 63, 64, 65, 130}) {
+        for (int64_t cols : {2, 3, 16, 17, 100, 600}) {
+            if (rows * cols >= 32768) continue; // the general walk's blocks
+            CAPTURE(rows);
+            CAPTURE(cols);
+            const FloatTensor x = spread<float>(rows, cols, unsigned(rows * 31 + cols));
+            const Values naive = naive_sums(x, 0), scale = naive_sums(t7::eval(t7::abs(x)), 0);
+            Values first;
+            for (int threads : {1, 2, 3}) {
+                t7::setNumThreads(threads);
+                FloatTensor f(1, cols);
+                const float* memory = f.data();
+                t7::sum(f, x, 0);
+                CHECK(f.data() == memory);
+                const Values got = values(f);
+                for (size_t j = 0; j < naive.size(); ++j)
+                    CHECK(std::abs(got[j] - naive[j]) <= 1e-5 * scale[j] + 1e-30);
+                if (threads == 1) first = got;
+                CHECK(got == first);
+            }
+            // Reduced dimension not outermost: the same bits as the general walk.
+            const FloatTensor x3 = x.view({1, rows, cols});
+            FloatTensor x3s = FloatTensor(1, rows, 2 * cols).narrow(2, 0, cols);
+            x3s.copy(x3);
+            FloatTensor a, b;
+            t7::sum(a, x3 * 3.f, 1);
+            t7::sum(b, x3s * 3.f, 1);
+            CHECK(a.sizes() == Shape{1, 1, cols});
+            CHECK(raw(a) == raw(b));
+        }
+    }
+    // Two outer indices, integer products (no packet form) and a double result.
+    const IntTensor n = t7::tensor<int32_t>({{1, 2, 3}, {4, 5, 6}});
+    LongTensor p;
+    t7::prod(p, n.view({1, 2, 3}).expand({2, 2, 3}).contiguous(), 1);
+    CHECK(values(p) == Values{4, 10, 18, 4, 10, 18});
+    DoubleTensor d;
+    t7::sum(d, n, 0);
+    CHECK(values(d) == Values{5, 7, 9});
+    CHECK(values(t7::sum(n, 0)) == Values{5, 7, 9});
+}

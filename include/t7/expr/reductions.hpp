@@ -391,8 +391,9 @@ Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, con
                                                                 : check_devices(e, op));
     if (safe) resize_result(out, keep);
     using Ev = Evaluator<D>;
-    if constexpr (requires { Ev::template reduce_rows<R>(out, e, shape, d); })
-        if (safe && out.isContiguous() && Ev::template reduce_rows<R>(out, e, shape, d)) return out;
+    if constexpr (requires { Ev::template reduce_direct<R>(out, e, shape, d); })
+        if (safe && out.isContiguous() && Ev::template reduce_direct<R>(out, e, shape, d))
+            return out;
     if constexpr (std::is_same_v<A, T>) {
         if (safe && out.isContiguous()) {
             out.fill(R::template identity<A>());

@@ -246,9 +246,10 @@ void reduce_kernel(const void* expr, const void* const* in, const int64_t* strid
 // The only part of a row reduction compiled per expression: folds `rows`
 // consecutive runs of n elements (every operand unit-stride; run j starts
 // j * row_bytes[k] bytes after in[k]) each from R's identity into results[j]
-// (an A), as reduce_into folds a row: the same bits.
-using RowsKernel = void (*)(const void* expr, const void* const* in, const int64_t* row_bytes,
-                            int64_t n, int64_t rows, void* results);
+// (an A), as reduce_into folds a row: the same bits. (cols_kernel below has the
+// same signature, n then counting runs and `rows` their length.)
+using DimKernel = void (*)(const void* expr, const void* const* in, const int64_t* row_bytes,
+                           int64_t n, int64_t rows, void* results);
 
 template <class R, class E, class A>
 void rows_kernel(const void* expr, const void* const* in, const int64_t* row_bytes, int64_t n,
@@ -290,7 +291,7 @@ inline int64_t row_step(const LeafRef& leaf, const Shape& shape, size_t d) {
 
 template <class R, class A, class T, size_t N>
 bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* leaves,
-                       RowsKernel kernel, const void* expr) {
+                       DimKernel kernel, const void* expr) {
     for (size_t k = size_t(d) + 1; k < shape.size(); ++k)
         if (shape[k] != 1) return false;
     std::array<int64_t, N> row_bytes;
@@ -314,6 +315,122 @@ bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* lea
                     out[r + j] = convert<T>(R::merge(R::template identity<A>(), part[j]));
             }
         });
+    return true;
+}
+
+// A strip of S packets (S = 0: one element) of the outputs [j, j + max(S, 1)
+// packets) folded over n runs in a RowStage's order, held in registers instead
+// of its buffer: groups of G runs summed, the groups summed in V in blocks of
+// `rows` runs, each block merged into out in A. The same bits as RowStage.
+template <class R, class V, class A, int S, int G, int Rows, class RowAt>
+T7_INLINE void fold_strip(A* out, int64_t j, int64_t n, const RowAt& row_at) {
+    using PR = packet_red<R>;
+    using P = packet_t<V>;
+    constexpr int W = packet_size<V>;
+    constexpr int L = S > 0 ? S : 1;
+    auto load = [&](const auto& b, int s) {
+        if constexpr (S > 0)
+            return packet_at<true>(b, j + s * W);
+        else
+            return V(scalar_at(b, j));
+    };
+    auto step = [](const auto& x, const auto& y) {
+        if constexpr (S > 0)
+            return PR::step(x, y);
+        else
+            return V(R::step(x, y));
+    };
+    using X = std::conditional_t<(S > 0), P, V>;
+    for (int64_t i0 = 0; i0 < n; i0 += Rows) {
+        const int64_t i1 = std::min<int64_t>(n, i0 + Rows);
+        X acc[L];
+        for (int64_t i = i0; i < i1; i += G) {
+            const int64_t k1 = std::min<int64_t>(i1, i + G);
+            X x[L];
+            const auto b0 = row_at(i);
+            for (int s = 0; s < L; ++s) x[s] = load(b0, s);
+            for (int64_t k = i + 1; k < k1; ++k) {
+                const auto b = row_at(k);
+                for (int s = 0; s < L; ++s) x[s] = step(x[s], load(b, s));
+            }
+            for (int s = 0; s < L; ++s) acc[s] = i == i0 ? x[s] : step(acc[s], x[s]);
+        }
+        if constexpr (S > 0) {
+            alignas(64) V v[L * W];
+            for (int s = 0; s < L; ++s) ei::pstore(v + s * W, acc[s]);
+            for (int t = 0; t < L * W; ++t) out[j + t] = R::merge(out[j + t], A(v[t]));
+        } else {
+            out[j] = R::merge(out[j], A(acc[0]));
+        }
+    }
+}
+
+// The only part of a column reduction compiled per expression: folds n runs of
+// len elements (unit-stride; run i starts i * row_bytes[k] bytes after in[k])
+// element-wise into results[0, len) (an A, holding R's identity) as reduce_into
+// folds the runs of one row of outputs: in a RowStage's order (fold_strip) when
+// R has a packet form, else run by run.
+template <class R, class E, class A>
+void cols_kernel(const void* expr, const void* const* in, const int64_t* row_bytes, int64_t n,
+                 int64_t len, void* results) {
+    constexpr size_t N = size_t(E::leaves);
+    using V = typename E::value_type;
+    using Bound = decltype(bind<0>(std::declval<const E&>(), std::declval<RunArgs>()));
+    const E& e = *static_cast<const E*>(expr);
+    std::array<int64_t, N> ones;
+    ones.fill(1);
+    A* const out = static_cast<A*>(results);
+    auto row_at = [&](int64_t i) {
+        std::array<const void*, N> ptr;
+        for (size_t k = 0; k < N; ++k) ptr[k] = static_cast<const char*>(in[k]) + i * row_bytes[k];
+        return bind<0>(e, RunArgs{ptr.data(), ones.data()});
+    };
+    if constexpr (packet_reducible<R, E> && std::is_default_constructible_v<Bound>) {
+        using Stage = RowStage<R, V, A, Bound>;
+        constexpr int G = Stage::group, Rows = Stage::rows, W = packet_size<V>;
+        int64_t j = 0;
+        for (; j + 4 * W <= len; j += 4 * W) fold_strip<R, V, A, 4, G, Rows>(out, j, n, row_at);
+        for (; j + W <= len; j += W) fold_strip<R, V, A, 1, G, Rows>(out, j, n, row_at);
+        for (; j < len; ++j) fold_strip<R, V, A, 0, G, Rows>(out, j, n, row_at);
+    } else {
+        for (int64_t i = 0; i < n; ++i) accumulate_run<R, E>(out, 1, row_at(i), len, true);
+    }
+}
+
+// Column reductions of small contiguous inputs (below the thread grain: one
+// thread, whatever the thread count), with no loop plan and no accumulator
+// tensor: for each index of the dimensions before d, tiles of at most 512
+// outputs folded by cols_kernel into a buffer and written converted. For d > 0
+// the general walk's bits; for d = 0 the rows are one block (the general walk,
+// which larger inputs take, cuts them into blocks). False, with nothing
+// written, for another layout.
+template <class R, class A, class T, size_t N>
+bool drive_reduce_cols(T* out, const Shape& shape, int64_t d, const LeafRef* leaves,
+                       DimKernel kernel, const void* expr) {
+    const int64_t numel = shape.numel();
+    if (numel == 0 || numel >= iter::parallel_grain) return false;
+    for (size_t k = 0; k < N; ++k)
+        if (!(*leaves[k].sizes == shape) || !is_contiguous(shape, *leaves[k].strides)) return false;
+    const int64_t n = shape[size_t(d)];
+    int64_t inner = 1;
+    for (size_t k = size_t(d) + 1; k < shape.size(); ++k) inner *= shape[k];
+    if (inner == 1 || inner > 4096) return false; // rows; runs longer than a RowStage takes
+    const int64_t outer = numel / (n * inner);
+    constexpr int64_t tile = 512;
+    A part[tile];
+    std::array<const void*, N> in;
+    std::array<int64_t, N> row_bytes;
+    for (size_t k = 0; k < N; ++k) row_bytes[k] = inner * leaves[k].elem_size;
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j0 = 0; j0 < inner; j0 += tile) {
+            const int64_t len = std::min(tile, inner - j0);
+            std::fill(part, part + len, R::template identity<A>());
+            for (size_t k = 0; k < N; ++k)
+                in[k] = static_cast<const char*>(leaves[k].data) +
+                        (o * n * inner + j0) * leaves[k].elem_size;
+            kernel(expr, in.data(), row_bytes.data(), n, len, part);
+            for (int64_t j = 0; j < len; ++j) out[o * inner + j0 + j] = convert<T>(part[j]);
+        }
     return true;
 }
 
@@ -486,10 +603,12 @@ struct ReduceEvaluator {
         }
     }
 
-    // out (contiguous, e's shape with size 1 at dim d) = R along d of e, when the
-    // layout is the common one (drive_reduce_rows); false, nothing written, if not.
+    // out (contiguous, e's shape with size 1 at dim d) = R along d of e, for the
+    // common layouts (drive_reduce_rows, drive_reduce_cols); false, nothing
+    // written, for the others.
     template <class R, class T, class E>
-    static bool reduce_rows(const Tensor<T, CPU>& out, const E& e, const Shape& shape, int64_t d) {
+    static bool reduce_direct(const Tensor<T, CPU>& out, const E& e, const Shape& shape,
+                              int64_t d) {
         using A = typename R::template acc<typename E::value_type>;
         constexpr size_t N = size_t(E::leaves);
         if constexpr (N == 0) {
@@ -497,7 +616,9 @@ struct ReduceEvaluator {
         } else {
             const auto leaves = gather_leaves(e);
             return drive_reduce_rows<R, A, T, N>(out.data(), shape, d, leaves.data(),
-                                                 &rows_kernel<R, E, A>, &e);
+                                                 &rows_kernel<R, E, A>, &e) ||
+                   drive_reduce_cols<R, A, T, N>(out.data(), shape, d, leaves.data(),
+                                                 &cols_kernel<R, E, A>, &e);
         }
     }
 
