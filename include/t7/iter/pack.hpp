@@ -58,10 +58,12 @@ inline void transpose2x2(uint64_t* d, int64_t dst_row, const uint64_t* s, int64_
 #endif
 
 // Element (i, j) of the tile is s[i * s_row + j * s_col]; d is row-major with
-// rows dst_row elements apart.
+// rows dst_row elements apart. Aligned to a cache line: where the linker happens
+// to place its transposing loop otherwise moved sum(x.t() * x) at 256^2 between
+// 15 and 19 us from one build of a program to the next (bench/RESULTS.md).
 template <class U>
-void pack_typed(U* d, const U* s, int64_t rows, int64_t cols, int64_t s_row, int64_t s_col,
-                int64_t dst_row) {
+[[gnu::aligned(64)]] void pack_typed(U* d, const U* s, int64_t rows, int64_t cols, int64_t s_row,
+                                     int64_t s_col, int64_t dst_row) {
     if (s_row != 1) { // rows of the source are what it reads best, or neither is
         for (int64_t i = 0; i < rows; ++i)
             for (int64_t j = 0; j < cols; ++j) d[i * dst_row + j] = s[i * s_row + j * s_col];
