@@ -115,38 +115,49 @@ T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
     return acc;
 }
 
+// The row stage's combine, compiled per expression (combine_kernel): buf (V) =
+// (fresh ? x0 : buf + x0) + x1 + ... + x(k-1) element-wise over n elements, run
+// r's operand j at runs[r * leaves + j], stride[j] apart.
+using CombineKernel = void (*)(const void* expr, const void* const* runs, const int64_t* stride,
+                               int k, int64_t n, bool fresh, bool all_unit, void* buf);
+
 // Column reductions: consecutive runs combine element-wise into one contiguous
 // output row. Runs are held back and combined `group` at a time in registers
 // (one stage load and store per group, not per run), into a V-typed stage that
 // stays in L1 (a double row of float sums would be twice the size); the stage
 // folds into the A-typed output once per `rows` runs. For float sums that is
-// blocked summation: at most `rows` float additions per partial.
-template <class R, class V, class A, class B>
+// blocked summation: at most `rows` float additions per partial. A run is held
+// as its table of L operand pointers, so the stage is compiled once per reducer,
+// types and operand count, not per expression.
+template <class R, class V, class A, size_t L>
 struct RowStage {
     static constexpr int64_t max_run = 4096;
     static constexpr int rows = 64;
     static constexpr int group = 4;
-    using PR = packet_red<R>;
-    using P = packet_t<V>;
 
     alignas(64) V buf[max_run];
-    B pending[group];
+    std::array<const void*, L> pending[group];
     int held = 0;  // runs in `pending`
     int count = 0; // runs combined into buf since the last fold
     A* out = nullptr;
     int64_t n = 0;
     bool all_unit = false;
+    const void* expr;
+    const int64_t* stride; // the operands' strides along every run
+    CombineKernel kernel;
 
-    explicit RowStage(bool unit) : all_unit(unit) {}
+    RowStage(bool unit, const void* e, const int64_t* s, CombineKernel k)
+        : all_unit(unit), expr(e), stride(s), kernel(k) {}
 
-    // Takes the run (len elements of b) into the stage; false if it is too long.
-    T7_INLINE bool add(A* dst, const B& b, int64_t len) {
+    // Takes the run (len elements, operands at ptr) into the stage; false if it
+    // is too long.
+    T7_INLINE bool add(A* dst, const void* const* ptr, int64_t len) {
         if (len > max_run) return false;
         if (dst != out || len != n) {
             flush();
             out = dst, n = len;
         }
-        pending[held++] = b;
+        std::copy(ptr, ptr + L, pending[held++].begin());
         if (held == group) combine();
         return true;
     }
@@ -164,43 +175,56 @@ private:
     }
     void combine() {
         if (count == rows) fold();
-        const bool fresh = count == 0;
-        switch (held) {
-        case 4:
-            return combine_n<4>(fresh);
-        case 3:
-            return combine_n<3>(fresh);
-        case 2:
-            return combine_n<2>(fresh);
-        default:
-            return combine_n<1>(fresh);
-        }
-    }
-    template <int K>
-    void combine_n(bool fresh) {
-        if (all_unit)
-            combine_k<K, true>(fresh);
-        else
-            combine_k<K, false>(fresh);
-        count += K;
+        kernel(expr, pending[0].data(), stride, held, n, count == 0, all_unit, buf);
+        count += held;
         held = 0;
     }
-    // buf = (fresh ? x0 : step(buf, x0)) stepped with x1..x(K-1), element-wise.
-    template <int K, bool AllUnit>
-    T7_INLINE void combine_k(bool fresh) {
-        int64_t i = 0;
-        for (; i + packet_size<V> <= n; i += packet_size<V>) {
-            P x = packet_at<AllUnit>(pending[0], i);
-            for (int k = 1; k < K; ++k) x = PR::step(x, packet_at<AllUnit>(pending[k], i));
-            ei::pstore(buf + i, fresh ? x : PR::step(ei::pload<P>(buf + i), x));
-        }
-        for (; i < n; ++i) {
-            V x = V(scalar_at(pending[0], i));
-            for (int k = 1; k < K; ++k) x = V(R::step(x, scalar_at(pending[k], i)));
-            buf[i] = fresh ? x : V(R::step(buf[i], x));
-        }
-    }
 };
+
+template <class R, class E, int K, bool AllUnit>
+T7_INLINE void combine_runs(const E& e, const void* const* runs, const int64_t* stride, int64_t n,
+                            bool fresh, typename E::value_type* buf) {
+    using V = typename E::value_type;
+    using P = packet_t<V>;
+    using PR = packet_red<R>;
+    constexpr size_t L = size_t(E::leaves);
+    bound_t<E> b[K];
+    for (int r = 0; r < K; ++r) b[r] = bind<0>(e, RunArgs{runs + r * L, stride});
+    int64_t i = 0;
+    for (; i + packet_size<V> <= n; i += packet_size<V>) {
+        P x = packet_at<AllUnit>(b[0], i);
+        for (int k = 1; k < K; ++k) x = PR::step(x, packet_at<AllUnit>(b[k], i));
+        ei::pstore(buf + i, fresh ? x : PR::step(ei::pload<P>(buf + i), x));
+    }
+    for (; i < n; ++i) {
+        V x = V(scalar_at(b[0], i));
+        for (int k = 1; k < K; ++k) x = V(R::step(x, scalar_at(b[k], i)));
+        buf[i] = fresh ? x : V(R::step(buf[i], x));
+    }
+}
+
+template <class R, class E>
+void combine_kernel(const void* expr, const void* const* runs, const int64_t* stride, int k,
+                    int64_t n, bool fresh, bool all_unit, void* buf) {
+    const E& e = *static_cast<const E*>(expr);
+    auto* const b = static_cast<typename E::value_type*>(buf);
+    auto go = [&]<int K>() {
+        if (all_unit)
+            combine_runs<R, E, K, true>(e, runs, stride, n, fresh, b);
+        else
+            combine_runs<R, E, K, false>(e, runs, stride, n, fresh, b);
+    };
+    switch (k) {
+    case 4:
+        return go.template operator()<4>();
+    case 3:
+        return go.template operator()<3>();
+    case 2:
+        return go.template operator()<2>();
+    default:
+        return go.template operator()<1>();
+    }
+}
 
 // out[i * os] = step(out[i * os], e[i]) for one run (the non-reduced dimension
 // is innermost), for reductions without a packet form (prod, integer sums) or
@@ -247,37 +271,64 @@ void reduce_kernel(const void* expr, const void* const* in, const int64_t* strid
     a = reduce_run<R, E>(b, n, packets, a);
 }
 
-// The only part of a row reduction compiled per expression: folds `rows`
-// consecutive runs of n elements (every operand unit-stride; run j starts
-// j * row_bytes[k] bytes after in[k]) each from R's identity into results[j]
-// (an A), as reduce_into folds a row: the same bits. (cols_kernel below has the
-// same signature, n then counting runs and `rows` their length.)
-using DimKernel = void (*)(const void* expr, const void* const* in, const int64_t* row_bytes,
-                           int64_t n, int64_t rows, void* results);
+// What a reduction along a dimension does with its expression, compiled per
+// expression; everything around it (the loop plan, the walk, the row stage,
+// the threads, the column blocks: drive_reduce_into, drive_reduce_rows) is
+// compiled once per reducer, element types and operand count.
+struct DimFold {
+    const void* expr;
+    // Folds `rows` runs of n elements each into o[j * os] (an A): run j's
+    // operand k at ptr[k] + j * step[k] bytes, its elements stride[k] apart.
+    void (*fold_rows)(const void* expr, const void* const* ptr, const int64_t* stride,
+                      const int64_t* step, int64_t n, int64_t rows, bool packets, bool all_unit,
+                      void* o, int64_t os);
+    // o[i * os] = step(o[i * os], e[i]) over one run of n elements.
+    void (*accumulate)(const void* expr, const void* const* ptr, const int64_t* stride, int64_t n,
+                       bool packets, void* o, int64_t os);
+    // The row stage's combine; null when R has no packet form for the expression.
+    CombineKernel combine;
+};
 
 template <class R, class E, class A>
-void rows_kernel(const void* expr, const void* const* in, const int64_t* row_bytes, int64_t n,
-                 int64_t rows, void* results) {
-    constexpr size_t N = size_t(E::leaves);
+void fold_rows_kernel(const void* expr, const void* const* in, const int64_t* stride,
+                      const int64_t* step, int64_t n, int64_t rows, bool packets, bool all_unit,
+                      void* out, int64_t os) {
+    constexpr size_t L = size_t(E::leaves);
     const E& e = *static_cast<const E*>(expr);
-    std::array<const void*, N> ptr;
-    std::array<int64_t, N> ones;
-    for (size_t k = 0; k < N; ++k) ptr[k] = in[k];
-    ones.fill(1);
-    A* const out = static_cast<A*>(results);
-    for (int64_t j = 0; j < rows; ++j) {
-        const auto b = bind<0>(e, RunArgs{ptr.data(), ones.data()});
-        out[j] = reduce_run<R, E, true, true>(b, n, true, R::template identity<A>());
-        for (size_t k = 0; k < N; ++k) ptr[k] = static_cast<const char*>(ptr[k]) + row_bytes[k];
-    }
+    std::array<const void*, L> ptr;
+    for (size_t k = 0; k < L; ++k) ptr[k] = in[k];
+    A* const o = static_cast<A*>(out);
+    auto fold = [&]<bool AllUnit>() {
+        for (int64_t j = 0;;) {
+            const auto b = bind<0>(e, RunArgs{ptr.data(), stride});
+            const A r = reduce_run<R, E, AllUnit, true>(b, n, packets, R::template identity<A>());
+            o[j * os] = R::merge(o[j * os], r);
+            if (++j == rows) return;
+            for (size_t k = 0; k < L; ++k) ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
+        }
+    };
+    if (all_unit)
+        fold.template operator()<true>();
+    else
+        fold.template operator()<false>();
 }
 
-// Row reductions in the common layout, with no loop plan, no accumulator
-// tensor and no conversion pass: the reduced dimension d innermost (every later
-// size 1), every leaf contiguous with the input's shape or one row (row_step). Each output is
-// one run folded by one thread (rows_kernel) and written as T, the value
-// reduce_into's accumulator would hold, converted as a copy would. False, with
-// nothing written, for any other layout.
+template <class R, class E, class A>
+void accumulate_kernel(const void* expr, const void* const* in, const int64_t* stride, int64_t n,
+                       bool packets, void* out, int64_t os) {
+    const auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{in, stride});
+    accumulate_run<R, E>(static_cast<A*>(out), os, b, n, packets);
+}
+
+template <class R, class E, class A>
+DimFold dim_fold(const E& e) {
+    using Bound = bound_t<E>;
+    if constexpr (packet_reducible<R, E> && std::is_default_constructible_v<Bound>)
+        return {&e, &fold_rows_kernel<R, E, A>, &accumulate_kernel<R, E, A>, &combine_kernel<R, E>};
+    else
+        return {&e, &fold_rows_kernel<R, E, A>, &accumulate_kernel<R, E, A>, nullptr};
+}
+
 // Bytes from one row to the next of a leaf of a row reduction along d (the
 // innermost dimension that is not 1): n * elem_size when the leaf is contiguous
 // with the input's shape, 0 when it is one unit-stride row read by every output
@@ -293,14 +344,21 @@ inline int64_t row_step(const LeafRef& leaf, const Shape& shape, size_t d) {
     return 0;
 }
 
+// Row reductions in the common layout, with no loop plan, no accumulator
+// tensor and no conversion pass: the reduced dimension d innermost (every later
+// size 1), every leaf contiguous with the input's shape or one row (row_step).
+// Each output is one run folded by one thread (DimFold::fold_rows, 64 rows a
+// call) and written as T: the value reduce_into's accumulator would hold,
+// converted as a copy would. False, with nothing written, for another layout.
 template <class R, class A, class T, size_t N>
 bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* leaves,
-                       DimKernel kernel, const void* expr) {
+                       const DimFold& f) {
     for (size_t k = size_t(d) + 1; k < shape.size(); ++k)
         if (shape[k] != 1) return false;
-    std::array<int64_t, N> row_bytes;
+    std::array<int64_t, N> row_bytes, ones;
     for (size_t k = 0; k < N; ++k)
         if ((row_bytes[k] = row_step(leaves[k], shape, size_t(d))) < 0) return false;
+    ones.fill(1);
     const int64_t n = shape[size_t(d)];
     int64_t rows = 1;
     for (size_t k = 0; k < size_t(d); ++k) rows *= shape[k];
@@ -314,9 +372,10 @@ bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* lea
                 const int64_t m = std::min(chunk, r1 - r);
                 for (size_t k = 0; k < N; ++k)
                     in[k] = static_cast<const char*>(leaves[k].data) + r * row_bytes[k];
-                kernel(expr, in.data(), row_bytes.data(), n, m, part);
-                for (int64_t j = 0; j < m; ++j)
-                    out[r + j] = convert<T>(R::merge(R::template identity<A>(), part[j]));
+                std::fill(part, part + m, R::template identity<A>());
+                f.fold_rows(f.expr, in.data(), ones.data(), row_bytes.data(), n, m, true, true,
+                            part, 1);
+                for (int64_t j = 0; j < m; ++j) out[r + j] = convert<T>(part[j]);
             }
         });
     return true;
@@ -329,7 +388,6 @@ bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* lea
 template <class R, class V, class A, int S, int G, int Rows, class RowAt>
 T7_INLINE void fold_strip(A* out, int64_t j, int64_t n, const RowAt& row_at) {
     using PR = packet_red<R>;
-    using P = packet_t<V>;
     constexpr int W = packet_size<V>;
     constexpr int L = S > 0 ? S : 1;
     auto load = [&](const auto& b, int s) {
@@ -344,10 +402,10 @@ T7_INLINE void fold_strip(A* out, int64_t j, int64_t n, const RowAt& row_at) {
         else
             return V(R::step(x, y));
     };
-    using X = std::conditional_t<(S > 0), P, V>;
+    using X = decltype(load(row_at(0), 0)); // a packet, or one element
     for (int64_t i0 = 0; i0 < n; i0 += Rows) {
         const int64_t i1 = std::min<int64_t>(n, i0 + Rows);
-        X acc[L];
+        X acc[L]{}; // set by the first group (initialised for the compiler's sake)
         for (int64_t i = i0; i < i1; i += G) {
             const int64_t k1 = std::min<int64_t>(i1, i + G);
             X x[L];
@@ -390,7 +448,7 @@ void cols_kernel(const void* expr, const void* const* in, const int64_t* row_byt
         return bind<0>(e, RunArgs{ptr.data(), ones.data()});
     };
     if constexpr (packet_reducible<R, E> && std::is_default_constructible_v<Bound>) {
-        using Stage = RowStage<R, V, A, Bound>;
+        using Stage = RowStage<R, V, A, N>;
         constexpr int G = Stage::group, Rows = Stage::rows, W = packet_size<V>;
         int64_t j = 0;
         for (; j + 4 * W <= len; j += 4 * W) fold_strip<R, V, A, 4, G, Rows>(out, j, n, row_at);
@@ -408,9 +466,13 @@ void cols_kernel(const void* expr, const void* const* in, const int64_t* row_byt
 // the general walk's bits; for d = 0 the rows are one block (the general walk,
 // which larger inputs take, cuts them into blocks). False, with nothing
 // written, for another layout.
+// The only part of a small column reduction compiled per expression (cols_kernel).
+using ColsKernel = void (*)(const void* expr, const void* const* in, const int64_t* row_bytes,
+                            int64_t n, int64_t len, void* results);
+
 template <class R, class A, class T, size_t N>
 bool drive_reduce_cols(T* out, const Shape& shape, int64_t d, const LeafRef* leaves,
-                       DimKernel kernel, const void* expr) {
+                       ColsKernel kernel, const void* expr) {
     const int64_t numel = shape.numel();
     if (numel == 0 || numel >= iter::parallel_grain) return false;
     for (size_t k = 0; k < N; ++k)
@@ -574,6 +636,115 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
     return drive_reduce_blocks<R, A, N>(shape, leaves, kernel, expr);
 }
 
+// acc (contiguous, the input's shape with size 1 at the reduced dimensions,
+// already holding R's identity; operand 0 of ops) accumulates every element of
+// the expression behind f (operands 1..N-1). Rows (the outermost dimension
+// kept) are split over threads; column reductions (the outermost dimension
+// reduced) run in fixed row blocks and tiles (ColumnBlocks), partial rows
+// merged in block order.
+template <class R, class A, class V, size_t N>
+void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const DimFold& f) {
+    const iter::Loop<N> L = plan(shape, ops);
+    const bool packets = unit_or_broadcast(L, 1);
+    std::array<int64_t, N> inner;
+    for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
+    bool all_unit = true;
+    for (size_t k = 1; k < N; ++k) all_unit = all_unit && inner[k] == 1;
+    const bool staged = f.combine != nullptr;
+
+    const int64_t outer = L.sizes[0];
+    const int64_t per_row = L.numel / outer; // elements per outermost index
+    // Folds rows [r0, r1) (outermost indices) x positions [j0, j1) of each row
+    // (in loop order) into out.
+    auto walk = [&](A* out, int64_t r0, int64_t r1, int64_t j0, int64_t j1) {
+        std::array<const void*, N> ptr;
+        RowStage<R, V, A, N - 1> stage(all_unit, f.expr, inner.data() + 1, f.combine);
+        std::array<int64_t, N> step{}; // bytes from one row of a block to the next
+        auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
+            for (size_t k = 1; k < N; ++k)
+                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+            if (inner[0] == 0)
+                return f.fold_rows(f.expr, ptr.data() + 1, inner.data() + 1, step.data() + 1, n, 1,
+                                   packets, all_unit, out + off[0], 0);
+            if (staged && packets && inner[0] == 1 && stage.add(out + off[0], ptr.data() + 1, n))
+                return;
+            f.accumulate(f.expr, ptr.data() + 1, inner.data() + 1, n, packets, out + off[0],
+                         inner[0]);
+        };
+        // Whole rows come in blocks (one call, no odometer step per row): a
+        // short-row reduction such as row sums of a 256 x 256 matrix is
+        // otherwise dominated by the walk, not the additions.
+        auto rows_run = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
+            if (rows == 1) return run(off, n); // also every run of a 1-D loop
+            const size_t rd = L.rank() - 2;
+            for (size_t k = 0; k < N; ++k) {
+                step[k] = L.strides[k][rd] * ops.elem_size[k];
+                ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
+            }
+            A* const o = out + off[0];
+            const int64_t os = L.strides[0][rd];
+            if (inner[0] == 0) // a row per output
+                return f.fold_rows(f.expr, ptr.data() + 1, inner.data() + 1, step.data() + 1, n,
+                                   rows, packets, all_unit, o, os);
+            if (staged && packets && inner[0] == 1 && n <= decltype(stage)::max_run) {
+                // each row joins the stage of a row of outputs
+                for (int64_t j = 0; j < rows; ++j) {
+                    stage.add(o + j * os, ptr.data() + 1, n);
+                    for (size_t k = 1; k < N; ++k)
+                        ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
+                }
+                return;
+            }
+            std::array<int64_t, N> at = off;
+            for (int64_t j = 0; j < rows; ++j) {
+                run(at, n);
+                for (size_t k = 0; k < N; ++k) at[k] += L.strides[k][rd];
+            }
+        };
+        if (j0 == 0 && j1 == per_row)
+            iter::for_each_run_rows(L, r0 * per_row, r1 * per_row, rows_run);
+        else
+            for (int64_t r = r0; r < r1; ++r)
+                iter::for_each_run(L, r * per_row + j0, r * per_row + j1, run);
+        if (staged) stage.flush();
+    };
+
+    if (L.strides[0][0] != 0) {
+        // The outermost dimension is kept: chunks of it write distinct
+        // outputs, each reduced whole by one thread in loop order.
+        iter::parallel_for(outer, std::max<int64_t>(1, iter::parallel_grain / per_row),
+                           [&](int64_t b, int64_t end, int64_t) { walk(acc, b, end, 0, per_row); });
+        return;
+    }
+    // The outermost dimension is reduced (column sums): fixed row blocks
+    // and tiles (ColumnBlocks), partial rows merged in block order.
+    const ColumnBlocks cb(outer, per_row, sizeof(A));
+    PartialRows<A> rows(size_t((cb.nb - 1) * cb.m));
+    A* const priv = rows.data();
+    if (cb.nt > 1 && cb.nb > 1)
+        std::fill(priv, priv + (cb.nb - 1) * cb.m, R::template identity<A>());
+    iter::parallel_split(cb.items(), L.numel / iter::parallel_grain,
+                         [&](int64_t i0, int64_t i1, int64_t) {
+                             for (int64_t i = i0; i < i1; ++i) {
+                                 const int64_t blk = i / cb.nt, t = i % cb.nt;
+                                 A* dst = blk == 0 ? acc : priv + (blk - 1) * cb.m;
+                                 if (blk > 0 && cb.nt == 1)
+                                     std::fill(dst, dst + cb.m, R::template identity<A>());
+                                 walk(dst, blk * cb.rb, std::min(cb.rows, (blk + 1) * cb.rb),
+                                      t * cb.tile, std::min(cb.m, (t + 1) * cb.tile));
+                             }
+                         });
+    if (cb.nb == 1) return;
+    // Each output merges its partials in block order, whichever thread does it.
+    iter::parallel_for(cb.m, std::max<int64_t>(1, iter::parallel_grain / (cb.nb - 1)),
+                       [&](int64_t j0, int64_t j1, int64_t) {
+                           for (int64_t blk = 1; blk < cb.nb; ++blk) {
+                               const A* p = priv + (blk - 1) * cb.m;
+                               for (int64_t j = j0; j < j1; ++j) acc[j] = R::merge(acc[j], p[j]);
+                           }
+                       });
+}
+
 struct ReduceEvaluator {
     // The common whole reduction, decided before a Shape is built: every leaf
     // contiguous of one non-empty shape below the thread grain (numel >= 0, from
@@ -620,7 +791,7 @@ struct ReduceEvaluator {
         } else {
             const auto leaves = gather_leaves(e);
             return drive_reduce_rows<R, A, T, N>(out.data(), shape, d, leaves.data(),
-                                                 &rows_kernel<R, E, A>, &e) ||
+                                                 dim_fold<R, E, A>(e)) ||
                    drive_reduce_cols<R, A, T, N>(out.data(), shape, d, leaves.data(),
                                                  &cols_kernel<R, E, A>, &e);
         }
@@ -636,131 +807,8 @@ struct ReduceEvaluator {
         ops.strides[0] = detail::broadcast_strides(acc.sizes(), acc.strides(), shape);
         ops.elem_size[0] = int(sizeof(A));
         collect_leaves<1>(e, shape, ops);
-        const iter::Loop<N> L = plan(shape, ops);
-        const bool packets = unit_or_broadcast(L, 1);
-        std::array<int64_t, N> inner;
-        for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
-
-        bool all_unit = true;
-        for (size_t k = 1; k < N; ++k) all_unit = all_unit && inner[k] == 1;
-        using V = typename E::value_type;
-        using Bound = decltype(bind<0>(e, std::declval<RunArgs>()));
-        constexpr bool staged = packet_reducible<R, E> && std::is_default_constructible_v<Bound>;
-
-        const int64_t outer = L.sizes[0];
-        const int64_t per_row = L.numel / outer; // elements per outermost index
-        // Folds rows [r0, r1) (outermost indices) x positions [j0, j1) of each
-        // row (in loop order) into out.
-        auto walk = [&](A* out, int64_t r0, int64_t r1, int64_t j0, int64_t j1) {
-            std::array<const void*, N> ptr;
-            [[maybe_unused]] std::conditional_t<staged, RowStage<R, V, A, Bound>, bool> stage(
-                all_unit);
-            std::array<int64_t, N> step{}; // bytes from one row of a block to the next
-            auto next_row = [&] {
-                for (size_t k = 1; k < N; ++k) ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
-            };
-            // Folds `rows` rows of n elements (the first at ptr) each into one
-            // output, o[j * os]: the one copy of the fold per expression, for
-            // single runs and blocks of rows alike.
-            auto fold_rows = [&](A* o, int64_t os, int64_t n, int64_t rows) {
-                auto fold = [&]<bool AllUnit>() {
-                    for (int64_t j = 0;;) {
-                        const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
-                        const A r = reduce_run<R, E, AllUnit, true>(b, n, packets,
-                                                                    R::template identity<A>());
-                        o[j * os] = R::merge(o[j * os], r);
-                        if (++j == rows) return;
-                        next_row();
-                    }
-                };
-                if (all_unit)
-                    fold.template operator()<true>();
-                else
-                    fold.template operator()<false>();
-            };
-            auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
-                for (size_t k = 1; k < N; ++k)
-                    ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-                if (inner[0] == 0) return fold_rows(out + off[0], 0, n, 1);
-                const auto b = bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1});
-                if constexpr (staged)
-                    if (packets && inner[0] == 1 && stage.add(out + off[0], b, n)) return;
-                accumulate_run<R, E>(out + off[0], inner[0], b, n, packets);
-            };
-            // Whole rows come in blocks (one call, no odometer step per row): a
-            // short-row reduction such as row sums of a 256 x 256 matrix is
-            // otherwise dominated by the walk, not the additions.
-            auto rows_run = [&](const std::array<int64_t, N>& off, int64_t n, int64_t rows) {
-                if (rows == 1) return run(off, n); // also every run of a 1-D loop
-                const size_t rd = L.rank() - 2;
-                for (size_t k = 0; k < N; ++k) {
-                    step[k] = L.strides[k][rd] * ops.elem_size[k];
-                    ptr[k] = static_cast<const char*>(ops.base[k]) + off[k] * ops.elem_size[k];
-                }
-                A* const o = out + off[0];
-                const int64_t os = L.strides[0][rd];
-                // Both row loops do what `run` does for one row, with no call and no
-                // pointer table per row.
-                if (inner[0] == 0) return fold_rows(o, os, n, rows); // a row per output
-                if constexpr (staged) { // each row joins the stage of a row of outputs
-                    if (packets && inner[0] == 1 && n <= decltype(stage)::max_run) {
-                        for (int64_t j = 0; j < rows; ++j, next_row())
-                            stage.add(o + j * os,
-                                      bind<0>(e, RunArgs{ptr.data() + 1, inner.data() + 1}), n);
-                        return;
-                    }
-                }
-                std::array<int64_t, N> at = off;
-                for (int64_t j = 0; j < rows; ++j) {
-                    run(at, n);
-                    for (size_t k = 0; k < N; ++k) at[k] += L.strides[k][rd];
-                }
-            };
-            if (j0 == 0 && j1 == per_row)
-                iter::for_each_run_rows(L, r0 * per_row, r1 * per_row, rows_run);
-            else
-                for (int64_t r = r0; r < r1; ++r)
-                    iter::for_each_run(L, r * per_row + j0, r * per_row + j1, run);
-            if constexpr (staged) stage.flush();
-        };
-
-        if (L.strides[0][0] != 0) {
-            // The outermost dimension is kept: chunks of it write distinct
-            // outputs, each reduced whole by one thread in loop order.
-            iter::parallel_for(
-                outer, std::max<int64_t>(1, iter::parallel_grain / per_row),
-                [&](int64_t b, int64_t end, int64_t) { walk(acc.data(), b, end, 0, per_row); });
-            return;
-        }
-        // The outermost dimension is reduced (column sums): fixed row blocks
-        // and tiles (ColumnBlocks), partial rows merged in block order.
-        const ColumnBlocks cb(outer, per_row, sizeof(A));
-        PartialRows<A> rows(size_t((cb.nb - 1) * cb.m));
-        A* const out = acc.data();
-        A* const priv = rows.data();
-        if (cb.nt > 1 && cb.nb > 1)
-            std::fill(priv, priv + (cb.nb - 1) * cb.m, R::template identity<A>());
-        iter::parallel_split(cb.items(), L.numel / iter::parallel_grain,
-                             [&](int64_t i0, int64_t i1, int64_t) {
-                                 for (int64_t i = i0; i < i1; ++i) {
-                                     const int64_t blk = i / cb.nt, t = i % cb.nt;
-                                     A* dst = blk == 0 ? out : priv + (blk - 1) * cb.m;
-                                     if (blk > 0 && cb.nt == 1)
-                                         std::fill(dst, dst + cb.m, R::template identity<A>());
-                                     walk(dst, blk * cb.rb, std::min(cb.rows, (blk + 1) * cb.rb),
-                                          t * cb.tile, std::min(cb.m, (t + 1) * cb.tile));
-                                 }
-                             });
-        if (cb.nb == 1) return;
-        // Each output merges its partials in block order, whichever thread does it.
-        iter::parallel_for(cb.m, std::max<int64_t>(1, iter::parallel_grain / (cb.nb - 1)),
-                           [&](int64_t j0, int64_t j1, int64_t) {
-                               for (int64_t blk = 1; blk < cb.nb; ++blk) {
-                                   const A* p = priv + (blk - 1) * cb.m;
-                                   for (int64_t j = j0; j < j1; ++j)
-                                       out[j] = R::merge(out[j], p[j]);
-                               }
-                           });
+        drive_reduce_into<R, A, typename E::value_type, N>(acc.data(), shape, ops,
+                                                           dim_fold<R, E, A>(e));
     }
 
     // Along one dimension with positions (max/min with indices): operand 1 is a
