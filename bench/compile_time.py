@@ -4,9 +4,9 @@
 Compiles (to an object file, g++ -O2 by default) generated programs that a user
 would write: the umbrella header alone, the lighter <t7/tensor.hpp> alone,
 Eigen's Tensor header alone, a small program (three expressions, a sum, a max,
-printing) with tensor7 (through either header) / Eigen::Tensor / Eigen::Array, and programs with 0 and
+printing) with tensor7 (through either header) / Eigen::Tensor / Eigen::Array, programs with 0 and
 20 distinct expressions, whose difference / 20 is the cost of one more distinct
-expression. Each figure is the best of --reps compilations.
+expression, and programs with 0 and 5 row or column sums of distinct expressions. Each figure is the best of --reps compilations.
 
 tensor7's probes are compiled as its Meson dependency, tensor7.pc and CMake target
 compile them: with -DT7_PRECOMPILED (the machinery in libtensor7 is not compiled
@@ -57,6 +57,24 @@ int main() {{
 {body}    std::cout << y[0] << "\\n";
 }}
 """
+# Reductions along a dimension (row and column sums) of the first expressions.
+DIM_EXPRS = 5
+T7_DIM_HEAD = """#include <t7/tensor.hpp>
+#include <iostream>
+int main() {{
+    t7::FloatTensor a(64, 64), b(64, 64), c(64, 64), r;
+    a.fill(1); b.fill(2); c.fill(3);
+{body}    std::cout << r.nElement() << "\\n";
+}}
+"""
+EIGEN_DIM_HEAD = """#include <Eigen/Dense>
+#include <iostream>
+int main() {{
+    Eigen::ArrayXXf a = Eigen::ArrayXXf::Constant(64, 64, 1), b = a * 2, c = a * 3, r;
+{body}    std::cout << r.size() << "\\n";
+}}
+"""
+
 SMALL = {
     "tensor7": """#include <t7/t7.hpp>
 #include <iostream>
@@ -122,6 +140,15 @@ def main():
     def eigen_program(exprs):
         return EIGEN_HEAD.format(body="".join(f"    y = {e[1]};\n" for e in exprs))
 
+    def t7_dim_program(exprs):
+        return T7_DIM_HEAD.format(body="".join(
+            f"    t7::sum(r, {e[0]}, {i % 2});\n" for i, e in enumerate(exprs)))
+
+    def eigen_dim_program(exprs):
+        return EIGEN_DIM_HEAD.format(body="".join(
+            f"    r = ({e[1]}).{'colwise' if i % 2 == 0 else 'rowwise'}().sum();\n"
+            for i, e in enumerate(exprs)))
+
     probes = [
         ("<t7/t7.hpp> alone", "#include <t7/t7.hpp>\nint main() {}\n"),
         ("<t7/tensor.hpp> alone", "#include <t7/tensor.hpp>\nint main() {}\n"),
@@ -138,6 +165,11 @@ def main():
         ("20 expressions, tensor7 (tensor.hpp)", t7_program("tensor.hpp", EXPRS)),
         ("0 expressions, Eigen::Array", eigen_program([])),
         ("20 expressions, Eigen::Array", eigen_program(EXPRS)),
+        ("0 sums along a dimension, tensor7 (tensor.hpp)", t7_dim_program([])),
+        (f"{DIM_EXPRS} sums along a dimension, tensor7 (tensor.hpp)",
+         t7_dim_program(EXPRS[:DIM_EXPRS])),
+        ("0 sums along a dimension, Eigen::Array", eigen_dim_program([])),
+        (f"{DIM_EXPRS} sums along a dimension, Eigen::Array", eigen_dim_program(EXPRS[:DIM_EXPRS])),
     ]
     t7_flags = flags + ([] if args.header_only else ["-DT7_PRECOMPILED"])
     results = {}
@@ -162,6 +194,11 @@ def main():
         p = per_expr(lib)
         if p is not None:
             print(f"per distinct expression, {lib:28s} {p:6.3f} s")
+    for lib in ["tensor7 (tensor.hpp)", "Eigen::Array"]:
+        hi = results.get(f"{DIM_EXPRS} sums along a dimension, {lib}")
+        lo = results.get(f"0 sums along a dimension, {lib}")
+        if hi is not None and lo is not None:
+            print(f"per sum along a dimension, {lib:24s} {(hi - lo) / DIM_EXPRS:6.3f} s")
     eigen_small = results.get("small program, Eigen::Tensor")
     for name in ["small program, tensor7", "small program, tensor7 (tensor.hpp)"]:
         if name in results and eigen_small:

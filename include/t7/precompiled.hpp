@@ -62,6 +62,20 @@ T7_REDUCE(red::prod, double, 1)
 T7_REDUCE(red::max, float, 1) T7_REDUCE(red::min, float, 1)
 T7_REDUCE(red::max, double, 1) T7_REDUCE(red::min, double, 1)
 #undef T7_REDUCE
+
+// Float and double reductions along a dimension of one to three leaves (sums,
+// with a double accumulator) into a result of the input's type.
+#define T7_REDUCE_DIM(V, N)                                                                        \
+    T7_INSTANTIATION void drive_reduce_into<red::sum, double, V, N + 1>(                           \
+        double*, const Shape&, const Operands<N + 1>&, const DimFold&);                            \
+    T7_INSTANTIATION bool drive_reduce_rows<red::sum, double, V, N>(V*, const Shape&, int64_t,     \
+                                                                  const LeafRef*, const DimFold&); \
+    T7_INSTANTIATION bool drive_reduce_cols<red::sum, double, V, N>(V*, const Shape&, int64_t,     \
+                                                                  const LeafRef*, ColsKernel,      \
+                                                                  const void*);
+T7_REDUCE_DIM(float, 1) T7_REDUCE_DIM(float, 2) T7_REDUCE_DIM(float, 3)
+T7_REDUCE_DIM(double, 1) T7_REDUCE_DIM(double, 2) T7_REDUCE_DIM(double, 3)
+#undef T7_REDUCE_DIM
 } // namespace cpu
 
 // Per CPU element type: the general checks of an assignment (the flat case stays
