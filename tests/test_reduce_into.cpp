@@ -178,6 +178,12 @@ t7::Tensor<T> strided_copy(const t7::Tensor<T>& x) {
     return left;
 }
 
+// Restores the thread count when a test case ends, however it ends.
+struct KeepThreads {
+    int before = t7::getNumThreads();
+    ~KeepThreads() { t7::setNumThreads(before); }
+};
+
 template <class T>
 std::vector<T> raw(const t7::Tensor<T>& t) {
     const t7::Tensor<T> c = t.contiguous();
@@ -192,11 +198,7 @@ std::vector<T> raw(const t7::Tensor<T>& t) {
 // lengths around the packet blocks (16 floats a packet, 64 a block, 1024 a
 // fold), more rows than one kernel call takes (64), and any thread count.
 TEST_CASE("row reductions of contiguous inputs: the general walk's bits, any thread count") {
-    const int before = t7::getNumThreads();
-    struct Restore {
-        int n;
-        ~Restore() { t7::setNumThreads(n); }
-    } restore{before};
+    const KeepThreads keep;
     for (int64_t cols : {1, 3, 15, 16, 17, 31, 63, 64, 65, 100, 1000, 1100, 2100}) {
         for (int64_t rows : {1, 5, 70}) {
             CAPTURE(cols);
@@ -238,7 +240,7 @@ TEST_CASE("row reductions of contiguous inputs: the general walk's bits, any thr
             }
         }
     }
-    t7::setNumThreads(before);
+    t7::setNumThreads(keep.before);
     // Integer sums wrap into an int32 result as the general path's copy does;
     // products and a 3-D input whose reduced dimension is followed by a size-1 one.
     const IntTensor n = spread<int32_t>(70, 600, 5);
@@ -281,11 +283,7 @@ TEST_CASE("row reductions of contiguous inputs: the general walk's bits, any thr
 // the reduced dimension is not the outermost, more outputs than one tile (512),
 // an expression, integer products and any thread count.
 TEST_CASE("column reductions of small contiguous inputs: values and bits") {
-    const int before = t7::getNumThreads();
-    struct Restore {
-        int n;
-        ~Restore() { t7::setNumThreads(n); }
-    } restore{before};
+    const KeepThreads keep;
     for (int64_t rows : {1, 2, 5, 63, 64, 65, 130}) {
         for (int64_t cols : {2, 3, 16, 17, 100, 600}) {
             if (rows * cols >= 32768) continue; // the general walk's blocks
