@@ -148,6 +148,20 @@ TEST_CASE("bad input into a result throws and leaves the result unchanged") {
     CHECK(values(out) == Values{5, 6});
     CHECK_THROWS_OP(t7::mean(out, x, -3), t7::IndexError, "mean");
     CHECK(values(out) == Values{5, 6});
+    // Contiguous rows (the direct path) are checked first too: an integer
+    // division by zero anywhere leaves the result as it was.
+    const IntTensor n = t7::tensor<int32_t>({{4, 6}, {8, 10}}), z = t7::tensor<int32_t>({1, 0});
+    IntTensor rows = t7::tensor<int32_t>({7, 9}).view({2, 1});
+    CHECK_THROWS_OP(t7::sum(rows, n / z, 1), t7::Error, "division by zero");
+    CHECK(values(rows) == Values{7, 9});
+    CHECK_THROWS_OP(t7::sum(rows, n / z, 0), t7::Error, "division by zero");
+    CHECK(values(rows) == Values{7, 9});
+    // The forms returning a new tensor name their operation.
+    CHECK_THROWS_OP(t7::sum(x, 2), t7::IndexError, "sum");
+    CHECK_THROWS_OP(t7::prod(x, -3), t7::IndexError, "prod");
+    CHECK_THROWS_OP(t7::mean(x, 2), t7::IndexError, "mean");
+    CHECK_THROWS_OP(t7::norm(x, 2, 5), t7::IndexError, "norm");
+    CHECK_THROWS_OP(t7::sum(FloatTensor(), 0), t7::ShapeError, "sum");
 }
 
 namespace {

@@ -71,8 +71,7 @@ T7_REDUCE(red::max, double, 1) T7_REDUCE(red::min, double, 1)
     T7_INSTANTIATION bool drive_reduce_rows<red::sum, double, V, N>(V*, const Shape&, int64_t,     \
                                                                   const LeafRef*, const DimFold&); \
     T7_INSTANTIATION bool drive_reduce_cols<red::sum, double, V, N>(V*, const Shape&, int64_t,     \
-                                                                  const LeafRef*, ColsKernel,      \
-                                                                  const void*);
+                                                                  const LeafRef*, const DimFold&);
 T7_REDUCE_DIM(float, 1) T7_REDUCE_DIM(float, 2) T7_REDUCE_DIM(float, 3)
 T7_REDUCE_DIM(double, 1) T7_REDUCE_DIM(double, 2) T7_REDUCE_DIM(double, 3)
 #undef T7_REDUCE_DIM

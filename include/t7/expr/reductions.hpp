@@ -102,31 +102,22 @@ inline int64_t reduce_dim_index(const Shape& shape, int64_t dim, const char* op)
     return d;
 }
 
-// Accumulates e along `dim` into a tensor of accumulator type (size 1 at dim).
-template <class R, class E>
-auto reduce_dim(const E& expr, int64_t dim, const char* op) {
-    decltype(auto) e = node_ref(expr);
-    using D = expr_device_t<E>;
-    typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the result goes there too
-    using V = typename node_t<E>::value_type;
-    using A = typename R::template acc<V>;
-    Shape shape = reduce_shape(e, op, false);
-    int64_t d = reduce_dim_index(shape, dim, op);
-    Shape keep = shape;
-    keep[size_t(d)] = 1;
-    check_divisors(e);
-    Tensor<A, D> acc(keep);
-    acc.fill(R::template identity<A>());
-    Evaluator<D>::template reduce_into<R>(acc, e, shape);
-    return acc;
+template <class R, class T, class D, class E>
+Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op);
+
+// A new result of type U: through reduce_dim_into, so that row reductions
+// write it directly (no accumulator tensor, no conversion into a second one).
+template <class R, class U, class E>
+Tensor<U, expr_device_t<E>> reduce_dim_as(const E& e, int64_t dim, const char* op) {
+    Tensor<U, expr_device_t<E>> out;
+    reduce_dim_into<R>(out, e, dim, op);
+    return out;
 }
 
-template <class U, class T, class D>
-Tensor<U, D> as_type(const Tensor<T, D>& t) {
-    if constexpr (std::is_same_v<U, T>)
-        return t;
-    else
-        return t.template to<U>();
+// Accumulates e along `dim` into a new tensor of accumulator type (size 1 at dim).
+template <class R, class E>
+auto reduce_dim(const E& e, int64_t dim, const char* op) {
+    return reduce_dim_as<R, typename R::template acc<typename node_t<E>::value_type>>(e, dim, op);
 }
 
 template <class V>
@@ -221,20 +212,6 @@ double std(const E& e) {
 }
 
 // ---- along a dimension (the dimension is kept with size 1) ------------------------
-namespace detail {
-template <class R, class T, class D, class E>
-Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op);
-
-// A new result of type U: through reduce_dim_into, so that row reductions
-// write it directly (no accumulator tensor, no conversion into a second one).
-template <class R, class U, class E>
-Tensor<U, expr_device_t<E>> reduce_dim_as(const E& e, int64_t dim, const char* op) {
-    Tensor<U, expr_device_t<E>> out;
-    reduce_dim_into<R>(out, e, dim, op);
-    return out;
-}
-} // namespace detail
-
 template <Expression E>
 auto sum(const E& e, int64_t dim) {
     using V = typename node_t<E>::value_type;

@@ -287,6 +287,11 @@ struct DimFold {
                        bool packets, void* o, int64_t os);
     // The row stage's combine; null when R has no packet form for the expression.
     CombineKernel combine;
+    // Folds n unit-stride runs of len elements (run i's operand k at ptr[k] +
+    // i * step[k] bytes) element-wise into o[0, len) (an A), in the row stage's
+    // order (drive_reduce_cols).
+    void (*fold_cols)(const void* expr, const void* const* ptr, const int64_t* step, int64_t n,
+                      int64_t len, void* o);
 };
 
 template <class R, class E, class A>
@@ -318,15 +323,6 @@ void accumulate_kernel(const void* expr, const void* const* in, const int64_t* s
                        bool packets, void* out, int64_t os) {
     const auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{in, stride});
     accumulate_run<R, E>(static_cast<A*>(out), os, b, n, packets);
-}
-
-template <class R, class E, class A>
-DimFold dim_fold(const E& e) {
-    using Bound = bound_t<E>;
-    if constexpr (packet_reducible<R, E> && std::is_default_constructible_v<Bound>)
-        return {&e, &fold_rows_kernel<R, E, A>, &accumulate_kernel<R, E, A>, &combine_kernel<R, E>};
-    else
-        return {&e, &fold_rows_kernel<R, E, A>, &accumulate_kernel<R, E, A>, nullptr};
 }
 
 // Bytes from one row to the next of a leaf of a row reduction along d (the
@@ -427,7 +423,7 @@ T7_INLINE void fold_strip(A* out, int64_t j, int64_t n, const RowAt& row_at) {
     }
 }
 
-// The only part of a column reduction compiled per expression: folds n runs of
+// DimFold::fold_cols (the small column reductions' kernel): folds n runs of
 // len elements (unit-stride; run i starts i * row_bytes[k] bytes after in[k])
 // element-wise into results[0, len) (an A, holding R's identity) as reduce_into
 // folds the runs of one row of outputs: in a RowStage's order (fold_strip) when
@@ -459,20 +455,26 @@ void cols_kernel(const void* expr, const void* const* in, const int64_t* row_byt
     }
 }
 
+template <class R, class E, class A>
+DimFold dim_fold(const E& e) {
+    using Bound = bound_t<E>;
+    CombineKernel combine = nullptr;
+    if constexpr (packet_reducible<R, E> && std::is_default_constructible_v<Bound>)
+        combine = &combine_kernel<R, E>;
+    return {&e, &fold_rows_kernel<R, E, A>, &accumulate_kernel<R, E, A>, combine,
+            &cols_kernel<R, E, A>};
+}
+
 // Column reductions of small contiguous inputs (below the thread grain: one
 // thread, whatever the thread count), with no loop plan and no accumulator
 // tensor: for each index of the dimensions before d, tiles of at most 512
-// outputs folded by cols_kernel into a buffer and written converted. For d > 0
+// outputs folded by DimFold::fold_cols into a buffer and written converted. For d > 0
 // the general walk's bits; for d = 0 the rows are one block (the general walk,
 // which larger inputs take, cuts them into blocks). False, with nothing
 // written, for another layout.
-// The only part of a small column reduction compiled per expression (cols_kernel).
-using ColsKernel = void (*)(const void* expr, const void* const* in, const int64_t* row_bytes,
-                            int64_t n, int64_t len, void* results);
-
 template <class R, class A, class T, size_t N>
 bool drive_reduce_cols(T* out, const Shape& shape, int64_t d, const LeafRef* leaves,
-                       ColsKernel kernel, const void* expr) {
+                       const DimFold& f) {
     const int64_t numel = shape.numel();
     if (numel == 0 || numel >= iter::parallel_grain) return false;
     for (size_t k = 0; k < N; ++k)
@@ -494,7 +496,7 @@ bool drive_reduce_cols(T* out, const Shape& shape, int64_t d, const LeafRef* lea
             for (size_t k = 0; k < N; ++k)
                 in[k] = static_cast<const char*>(leaves[k].data) +
                         (o * n * inner + j0) * leaves[k].elem_size;
-            kernel(expr, in.data(), row_bytes.data(), n, len, part);
+            f.fold_cols(f.expr, in.data(), row_bytes.data(), n, len, part);
             for (int64_t j = 0; j < len; ++j) out[o * inner + j0 + j] = convert<T>(part[j]);
         }
     return true;
@@ -790,10 +792,9 @@ struct ReduceEvaluator {
             return false;
         } else {
             const auto leaves = gather_leaves(e);
-            return drive_reduce_rows<R, A, T, N>(out.data(), shape, d, leaves.data(),
-                                                 dim_fold<R, E, A>(e)) ||
-                   drive_reduce_cols<R, A, T, N>(out.data(), shape, d, leaves.data(),
-                                                 &cols_kernel<R, E, A>, &e);
+            const DimFold f = dim_fold<R, E, A>(e);
+            return drive_reduce_rows<R, A, T, N>(out.data(), shape, d, leaves.data(), f) ||
+                   drive_reduce_cols<R, A, T, N>(out.data(), shape, d, leaves.data(), f);
         }
     }
 
