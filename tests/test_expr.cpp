@@ -7,6 +7,11 @@
 // test_expr_math.cpp; helpers in expr_check.hpp.
 #include "expr_check.hpp"
 
+#include <atomic>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 using namespace expr_test;
 using t7::ByteTensor;
 using t7::CharTensor;
@@ -551,4 +556,142 @@ TEST_CASE("short broadcast rows assigned in blocks of rows, on one to three thre
         for (int64_t i = 0; i < 2000; ++i)
             for (int64_t j = 0; j < 37; ++j) REQUIRE(y(i, j) == an(i, j) * r(0, j) + c(i, 0));
     }
+}
+
+// Assignments whose leaves are rows, columns or blocks of rows of a contiguous
+// destination run by rows without a loop plan (detail::rows_and_separate): the
+// values of a plain loop for each layout on 1-3 threads, into the destination's
+// own memory; the general path's answers where the front declines (a leaf
+// overlapping the destination, a strided destination, shapes that do not
+// broadcast).
+TEST_CASE("assignments by rows: broadcast rows and columns, blocks of rows, scalars") {
+    const int saved = t7::getNumThreads();
+    auto at = [](int64_t i, int64_t j) { return float((i * 7 + j * 3) % 11) - 4.f; };
+    for (int64_t m : {1, 3, 37, 300}) {
+        for (int64_t n : {1, 5, 16, 33, 257}) {
+            CAPTURE(m);
+            CAPTURE(n);
+            FloatTensor x(m, n), wide(m, 2 * n), r(n), c(m, 1), s(1, 1);
+            IntTensor ri(1, n);
+            const FloatTensor block = wide.narrow(1, 1, n); // rows 2n apart
+            for (int64_t i = 0; i < m; ++i) {
+                c.data()[i] = float(i % 5) - 2.f;
+                for (int64_t j = 0; j < n; ++j) {
+                    x.data()[i * n + j] = at(i, j);
+                    wide.data()[i * 2 * n + j + 1] = at(j, i);
+                }
+            }
+            for (int64_t j = 0; j < n; ++j) {
+                r.data()[j] = float(j % 3) + 0.5f;
+                ri.data()[j] = int32_t(j % 4) - 1;
+            }
+            s.data()[0] = 1.25f;
+            for (int threads : {1, 2, 3}) {
+                t7::setNumThreads(threads);
+                FloatTensor y(m, n);
+                const float* memory = y.data();
+                auto expect = [&](auto f) {
+                    bool ok = true;
+                    for (int64_t i = 0; i < m; ++i)
+                        for (int64_t j = 0; j < n; ++j) ok = ok && y.data()[i * n + j] == f(i, j);
+                    return ok;
+                };
+                y = x * r + c; // a row and a column
+                CHECK(expect(
+                    [&](int64_t i, int64_t j) { return at(i, j) * r.data()[j] + c.data()[i]; }));
+                y = block * 2.f - s; // a block of rows, a one-element tensor
+                CHECK(expect([&](int64_t i, int64_t j) { return at(j, i) * 2.f - 1.25f; }));
+                y = c + t7::cast<float>(ri) * block; // an int32 row, converted
+                CHECK(expect([&](int64_t i, int64_t j) {
+                    return c.data()[i] + float(ri.data()[j]) * at(j, i);
+                }));
+                y = y * r; // the destination itself and a row
+                CHECK(expect([&](int64_t i, int64_t j) {
+                    return (c.data()[i] + float(ri.data()[j]) * at(j, i)) * r.data()[j];
+                }));
+                CHECK(y.data() == memory);
+            }
+            // A row of the destination itself: read before any row is written.
+            FloatTensor y = x.clone();
+            y = y * y.narrow(0, m - 1, 1);
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j)
+                    CHECK(y.data()[i * n + j] == at(i, j) * at(m - 1, j));
+            // A strided destination (the general path), the same values.
+            wide.narrow(1, 0, n) = x * r + c;
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j)
+                    CHECK(wide.data()[i * 2 * n + j] == at(i, j) * r.data()[j] + c.data()[i]);
+        }
+    }
+    t7::setNumThreads(saved);
+
+    // 3-D: a column per outer index ([k, m, 1]) and a row ([n]) by rows; a
+    // matrix broadcast over the outer index takes the planned loop.
+    FloatTensor a(2, 3, 4), col(2, 3, 1), mat(3, 4);
+    for (int64_t i = 0; i < 24; ++i) a.data()[i] = float(i);
+    for (int64_t i = 0; i < 6; ++i) col.data()[i] = float(10 * i);
+    for (int64_t i = 0; i < 12; ++i) mat.data()[i] = float(100 * i);
+    FloatTensor y3(2, 3, 4);
+    y3 = a + col;
+    CHECK(values(y3.select(0, 1).select(0, 2)) == std::vector<float>{70, 71, 72, 73});
+    y3 = a + mat;
+    CHECK(values(y3.select(0, 1).select(0, 2)) == std::vector<float>{820, 921, 1022, 1123});
+
+    // Errors leave the destination as it was.
+    FloatTensor y(3, 4);
+    y.fill(9);
+    CHECK_THROWS_AS(y = FloatTensor(3, 4) * FloatTensor(5), t7::ShapeError);
+    IntTensor yi(3, 4), num(3, 4), den(4);
+    yi.fill(9);
+    num.fill(8);
+    den.fill(2);
+    den.data()[3] = 0;
+    CHECK_THROWS_AS(yi = num / den, t7::Error);
+    CHECK(values(y) == std::vector<float>(12, 9.f));
+    CHECK(values(yi) == std::vector<int32_t>(12, 9));
+    den.data()[3] = 4;
+    yi = num / den;
+    CHECK(values(yi.select(0, 2)) == std::vector<int32_t>{4, 4, 4, 2});
+}
+
+// The thread decision weighs an expression's work per element (expr/cost.hpp:
+// a byte per tensor element read or written, 1 per simple operation, 4 per
+// division, 32 per transcendental function or user functor): a chunk of a
+// thread team holds at least iter::chunk_work units.
+TEST_CASE("expression cost per element and the elements a thread's chunk needs") {
+    FloatTensor a(4), b(4), c(4), d(4);
+    DoubleTensor x(4);
+    using W3 = decltype(a * b + c * d - a / (b + 1));
+    CHECK(t7::expr_cost<W3> == 6 * 4 + 5 + 4); // six float leaves, five simple ops, a division
+    CHECK(t7::expr_cost<decltype(t7::sin(x) * 2.0)> == 8 + 32 + 1);
+    CHECK(t7::expr_cost<decltype(t7::map([](float v) { return v; }, a))> == 4 + 32);
+    CHECK(t7::iter::grain_for(8) == t7::iter::chunk_work / 8);
+    CHECK(t7::iter::grain_for(0) == t7::iter::chunk_work);
+    CHECK(t7::iter::grain_for(t7::iter::chunk_work * 4) == 1);
+#if defined(_OPENMP)
+    // A user functor (32) of a float into a float (4 + 4): 40 units per
+    // element. Below two chunks' worth the loop stays on the calling thread;
+    // from two chunks, with two threads, it splits. The values are the same.
+    const int saved = t7::getNumThreads();
+    t7::setNumThreads(2);
+    const int64_t grain = t7::iter::grain_for(40);
+    for (int64_t n : {2 * grain - 1, 2 * grain}) {
+        CAPTURE(n);
+        FloatTensor in(n), out(n);
+        for (int64_t i = 0; i < n; ++i) in.data()[i] = float(i % 13);
+        std::atomic<int> threads_seen{0};
+        out = t7::map(
+            [&](float v) {
+                threads_seen.fetch_or(1 << (omp_get_thread_num() & 7), std::memory_order_relaxed);
+                return v * 2;
+            },
+            in);
+        CHECK(threads_seen.load() == (n < 2 * grain ? 1 : 3));
+        bool same = true;
+        for (int64_t i = 0; i < n; ++i) same = same && out.data()[i] == float(i % 13) * 2;
+        CHECK(same);
+    }
+    t7::setNumThreads(saved);
+#endif
 }

@@ -37,11 +37,13 @@ namespace cpu {
 // scalar fill).
 #define T7_DRIVE_ASSIGN_N(N)                                                                       \
     T7_INSTANTIATION void drive_flat_threads<N>(const LeafRef&, const LeafRef*, AssignKernel,      \
-                                                const void*, bool);                                \
+                                                const void*, bool, int64_t);                       \
     T7_INSTANTIATION void drive_planned<N>(const LeafRef&, const LeafRef*, AssignKernel,           \
-                                           const void*);
+                                           const void*, int64_t);
 #define T7_DRIVE_N(N)                                                                              \
     T7_DRIVE_ASSIGN_N(N)                                                                           \
+    T7_INSTANTIATION void drive_rows<N>(const detail::FastAssign&, const LeafRef*, AssignKernel,   \
+                                        const void*, int64_t);                                     \
     T7_INSTANTIATION void drive_product_blocks<N>(const LeafRef&, const LeafRef*,                  \
                                                   const detail::PendingProducer&, AssignKernel,    \
                                                   const void*, bool);
@@ -54,9 +56,9 @@ T7_DRIVE_N(7) T7_DRIVE_N(8)
 // types in double, max and min in the element type.
 #define T7_REDUCE(R, A, N)                                                                         \
     T7_INSTANTIATION A drive_reduce_all<R, A, N>(const Shape&, const LeafRef*, ReduceKernel,       \
-                                                 const void*);                                     \
+                                                 const void*, int64_t);                            \
     T7_INSTANTIATION A drive_reduce_blocks<R, A, N>(const Shape&, const LeafRef*, ReduceKernel,    \
-                                                    const void*);
+                                                    const void*, int64_t);
 T7_REDUCE(red::sum, double, 1) T7_REDUCE(red::sum, double, 2) T7_REDUCE(red::sum, double, 3)
 T7_REDUCE(red::prod, double, 1)
 T7_REDUCE(red::max, float, 1) T7_REDUCE(red::min, float, 1)
@@ -66,14 +68,18 @@ T7_REDUCE(red::max, double, 1) T7_REDUCE(red::min, double, 1)
 // Float and double reductions along a dimension of one to three leaves (sums,
 // with a double accumulator) into a result of the input's type.
 #define T7_REDUCE_DIM(V, N)                                                                        \
-    T7_INSTANTIATION void drive_reduce_into<red::sum, double, V, N + 1>(                           \
-        double*, const Shape&, const Operands<N + 1>&, const DimFold&);                            \
     T7_INSTANTIATION bool drive_reduce_rows<red::sum, double, V, N>(V*, const Shape&, int64_t,     \
                                                                   const LeafRef*, const DimFold&); \
     T7_INSTANTIATION bool drive_reduce_cols<red::sum, double, V, N>(V*, const Shape&, int64_t,     \
                                                                   const LeafRef*, const DimFold&);
 T7_REDUCE_DIM(float, 1) T7_REDUCE_DIM(float, 2) T7_REDUCE_DIM(float, 3)
 T7_REDUCE_DIM(double, 1) T7_REDUCE_DIM(double, 2) T7_REDUCE_DIM(double, 3)
+#define T7_REDUCE_INTO(N)                                                                          \
+    T7_INSTANTIATION void drive_reduce_into<red::sum, double, N + 1>(double*, const Shape&,        \
+                                                                     const Operands<N + 1>&,       \
+                                                                     const DimFold&);
+T7_REDUCE_INTO(1) T7_REDUCE_INTO(2) T7_REDUCE_INTO(3)
+#undef T7_REDUCE_INTO
 #undef T7_REDUCE_DIM
 } // namespace cpu
 

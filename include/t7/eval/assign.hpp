@@ -119,12 +119,12 @@ int check_devices(const E& e, const char* op = "expression") {
     return id;
 }
 
-// Evaluates the tree `expr` into dst, given its leaf table; `flat`, when not
-// null: dst's own LeafRef, dst and every leaf being contiguous with dst's shape
-// (the evaluator need not look, nor build dst's LeafRef again).
+// Evaluates the tree `expr` into dst, given its leaf table; `fast`, when not
+// null: the assignment's layout (the evaluator need not look, nor build dst's
+// LeafRef again).
 template <class T, class D>
 using RunAssign = void (*)(const Tensor<T, D>& dst, const void* expr, const LeafRef* leaves,
-                           const LeafRef* flat);
+                           const FastAssign* fast);
 
 // The common case, decided from the leaf table alone: a CPU destination and
 // leaves all contiguous of one shape, none overlapping the destination except
@@ -150,6 +150,31 @@ inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t 
         if (lo == dlo && t.type == dst.type) continue; // the destination itself
         if (lo < dhi && dlo < lo + numel * t.elem_size) return false;
     }
+    return true;
+}
+
+// The next common case (broadcast rows and columns, blocks of rows of a wider
+// matrix): dst contiguous and not empty; every leaf read by rows of dst's last
+// dimension (row_layout), none overlapping dst except as dst itself. Fills
+// f's steps; false for another layout (the general path then checks it).
+inline bool rows_and_separate(FastAssign& f, const LeafRef* leaves, size_t n) {
+    const LeafRef& dst = f.dst;
+    const Shape& ds = *dst.sizes;
+    if (ds.empty() || n > FastAssign::max_leaves || !is_contiguous(ds, *dst.strides)) return false;
+    const int64_t numel = ds.numel();
+    if (numel == 0) return false;
+    const char* dlo = static_cast<const char*>(dst.data);
+    const char* dhi = dlo + numel * dst.elem_size;
+    for (size_t k = 0; k < n; ++k) {
+        const LeafRef& t = leaves[k];
+        if (t.pending || !row_layout(t, ds, f.step[k], f.inner[k])) return false;
+        if (t.data == dst.data && t.type == dst.type && *t.sizes == ds &&
+            *t.strides == *dst.strides)
+            continue; // the destination itself
+        const auto [lo, hi] = byte_range(t);
+        if (lo < dhi && dlo < hi) return false;
+    }
+    f.flat = false;
     return true;
 }
 
@@ -197,10 +222,10 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign
                    const void* expr, void (*name_devices)(const void*),
                    void (*divisors)(const void*), const char* op) {
     if constexpr (std::is_same_v<D, CPU>) {
-        const LeafRef d = leaf_ref(dst);
-        if (flat_and_separate(d, leaves, n)) {
+        FastAssign f{leaf_ref(dst)};
+        if (flat_and_separate(f.dst, leaves, n) || rows_and_separate(f, leaves, n)) {
             if (divisors) divisors(expr); // integer division by zero: before anything is written
-            return run(dst, expr, leaves, &d);
+            return run(dst, expr, leaves, &f);
         }
     }
     assign_leaves_general(dst, leaves, n, run, expr, name_devices, divisors, op);
@@ -210,10 +235,10 @@ void assign_leaves(Tensor<T, D>& dst, const LeafRef* leaves, size_t n, RunAssign
 // does), or gather what it needs itself.
 template <class T, class D, class E>
 void run_assign_erased(const Tensor<T, D>& dst, const void* e, const LeafRef* leaves,
-                       const LeafRef* flat) {
+                       const FastAssign* fast) {
     const E& expr = *static_cast<const E*>(e);
-    if constexpr (requires { Evaluator<D>::run_assign(dst, expr, leaves, flat); })
-        Evaluator<D>::run_assign(dst, expr, leaves, flat);
+    if constexpr (requires { Evaluator<D>::run_assign(dst, expr, leaves, fast); })
+        Evaluator<D>::run_assign(dst, expr, leaves, fast);
     else
         Evaluator<D>::run_assign(dst, expr);
 }
@@ -275,11 +300,11 @@ void assign_node(Tensor<T, D>& dst, const E& e, const char* op = "assign") {
 // case, a memcpy: Evaluator::run_flat_copy).
 template <class T, class D>
 void run_copy_erased(const Tensor<T, D>& dst, const void* src, const LeafRef* leaves,
-                     const LeafRef* flat) {
-    if constexpr (requires { Evaluator<D>::run_flat_copy(*flat, leaves); })
-        if (flat) return Evaluator<D>::run_flat_copy(*flat, leaves);
+                     const FastAssign* fast) {
+    if constexpr (requires { Evaluator<D>::run_flat_copy(fast->dst, leaves); })
+        if (fast && fast->flat) return Evaluator<D>::run_flat_copy(fast->dst, leaves);
     const auto leaf = as_node(*static_cast<const Tensor<T, D>*>(src));
-    run_assign_erased<T, D, Leaf<T, D>>(dst, &leaf, leaves, flat);
+    run_assign_erased<T, D, Leaf<T, D>>(dst, &leaf, leaves, fast);
 }
 template <class T, class D>
 void assign_tensor(Tensor<T, D>& dst, const Tensor<T, D>& src) {

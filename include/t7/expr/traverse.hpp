@@ -6,6 +6,7 @@
 #include "../core/size_math.hpp"
 #include "nodes.hpp"
 
+#include <algorithm>
 #include <array>
 #include <tuple>
 
@@ -161,6 +162,61 @@ inline void materialise_pending(LeafRef& leaf, const PendingLeaf& p) {
     leaf.data = p.materialise(p.tensor);
     leaf.pending = false;
 }
+
+// How a leaf is read when a destination of shape `shape` (rank >= 1) is walked
+// as rows of its last dimension: row j of the leaf starts j * step elements
+// after its first, and its elements are `inner` apart (1, or 0 for a leaf of
+// size 1 there, broadcast along the row). True for a leaf of the shape whose
+// leading dimensions collapse into one stride (a contiguous tensor, a block of
+// rows of a wider matrix), a row read by every row (step 0: sizes 1 but the
+// last), a column (inner 0), a tensor of one element; false for any other
+// layout or a shape that does not broadcast (the planned loop decides then).
+inline bool row_layout(const LeafRef& leaf, const Shape& shape, int64_t& step, int64_t& inner) {
+    const Shape &s = *leaf.sizes, &st = *leaf.strides;
+    const size_t r = shape.size(), q = s.size();
+    if (q == 0 || q > r) return false;
+    const size_t off = r - q; // the leaf's dimension i is the shape's off + i
+    const int64_t n = shape[r - 1], last = s[q - 1];
+    if (last == n && n != 1)
+        inner = st[q - 1];
+    else if (last == 1)
+        inner = 0;
+    else
+        return false;
+    if (inner != 0 && inner != 1) return false;
+    // The leading dimensions: all of size 1 (one row for every row), or the
+    // shape's own, collapsing into a single stride.
+    bool ones = true, same = off == 0 || std::all_of(shape.begin(), shape.begin() + off,
+                                                     [](int64_t v) { return v == 1; });
+    for (size_t i = 0; i + 1 < q; ++i) {
+        ones = ones && s[i] == 1;
+        same = same && s[i] == shape[off + i];
+    }
+    step = 0;
+    if (ones) return true;
+    if (!same) return false;
+    int64_t want = -1; // the stride the next outer dimension of size > 1 must have
+    for (size_t i = q - 1; i-- > 0;) {
+        if (s[i] == 1) continue;
+        if (want < 0)
+            step = st[i];
+        else if (st[i] != want)
+            return false;
+        want = st[i] * s[i];
+    }
+    return true;
+}
+
+// An assignment the front has checked whole (shapes, devices, aliasing) from
+// its leaf table, and how its layout lets the CPU evaluator run it without a
+// loop plan: `flat`, dst and every leaf contiguous of one shape; else `rows`,
+// dst contiguous and leaf k read as row_layout says (step[k], inner[k]).
+struct FastAssign {
+    static constexpr size_t max_leaves = 8; // more: the planned loop
+    LeafRef dst;
+    bool flat = true;
+    std::array<int64_t, max_leaves> step{}, inner{};
+};
 
 // The broadcast shape of n leaves (empty for none, or for empty tensors only).
 // Throws ShapeError naming `op` and the shapes that do not broadcast: an empty

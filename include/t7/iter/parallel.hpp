@@ -39,6 +39,23 @@ namespace iter {
 // as much as streaming this many floats through simple arithmetic.
 inline constexpr int64_t parallel_grain = 32768;
 
+// Work (expr/cost.hpp's units, about a byte moved each) a thread's chunk of
+// an expression must hold before a thread team pays: starting and joining
+// one costs ~3 us on the 2-core VMs measured (bench/RESULTS.md, "Twelfth
+// pass"), in which one thread moves ~1 MiB of cache-resident operands.
+inline constexpr int64_t chunk_work = int64_t(1) << 20;
+
+// Elements per chunk for an expression of `cost` units per element: a copy of
+// floats (8 units) threads from 2^18 elements, W3's tree (37) from 2^16.
+constexpr int64_t grain_for(int64_t cost) {
+    return std::max<int64_t>(1, chunk_work / std::max<int64_t>(1, cost));
+}
+
+// Walking tiles of a transposed operand (and packing them) costs 2-3x a flat
+// pass per element (256^2: y = x.t() + x 11 us, y = a + s*b 4.7 us): a tiled
+// loop's grain is its flat grain divided by this.
+inline constexpr int64_t tiled_work_factor = 4;
+
 // The threaded part of parallel_for, apart so that parallel_for itself
 // (its serial path: every small tensor) stays small enough to inline. An
 // exception escaping an OpenMP region would call std::terminate: each chunk

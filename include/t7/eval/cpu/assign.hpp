@@ -5,6 +5,7 @@
 // leaf are unit-stride or broadcast (stride 0) along it; a scalar loop otherwise.
 #pragma once
 
+#include "../../expr/cost.hpp"
 #include "../../expr/traverse.hpp"
 #include "../../iter/loop.hpp"
 #include "../../iter/pack.hpp"
@@ -213,7 +214,7 @@ PackPlan<N> plan_packing(const Operands<N>& ops, size_t first_in,
 // first_in are outputs. Shared by the one- and the several-output drivers.
 template <size_t N, class RunBlock>
 void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops, size_t first_in,
-                                 RunBlock&& run_block) {
+                                 int64_t grain, RunBlock&& run_block) {
     std::array<int64_t, N> inner;
     for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
     bool unit_out = true;
@@ -231,7 +232,7 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
         run_block(RowBlock{at.data(), inner.data(), step.data(), n, rows, kind});
     };
     if (!iter::wants_tiling(L)) {
-        iter::parallel_for(L.numel, iter::parallel_grain, [&](int64_t b, int64_t end, int64_t) {
+        iter::parallel_for(L.numel, grain, [&](int64_t b, int64_t end, int64_t) {
             iter::for_each_run_rows(L, b, end, run_rows);
         });
         return;
@@ -239,17 +240,17 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
     const PackPlan<N> p = plan_packing(ops, first_in, inner, step);
     if (!p.any) {
         auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
-        const int64_t grain =
-            std::max<int64_t>(1, iter::parallel_grain / (iter::tile_size * iter::tile_size));
+        const int64_t tiles = std::max<int64_t>(
+            1, grain / (iter::tiled_work_factor * iter::tile_size * iter::tile_size));
         iter::parallel_for(
-            iter::tile_units(L, iter::tile_size, iter::tile_size), grain,
+            iter::tile_units(L, iter::tile_size, iter::tile_size), tiles,
             [&](int64_t b, int64_t end, int64_t) { iter::for_each_tiled_run(L, b, end, run); });
         return;
     }
     const int64_t rows = iter::pack_rows, ra = int64_t(L.rank()) - 2;
-    const int64_t grain = std::max<int64_t>(1, iter::parallel_grain / (rows * p.cols));
+    const int64_t tiles = std::max<int64_t>(1, grain / (iter::tiled_work_factor * rows * p.cols));
     iter::parallel_for(
-        iter::tile_units(L, rows, p.cols), grain, [&](int64_t b, int64_t e, int64_t) {
+        iter::tile_units(L, rows, p.cols), tiles, [&](int64_t b, int64_t e, int64_t) {
             alignas(64) char buf[iter::pack_buffer_bytes];
             iter::for_each_tile(
                 L, rows, p.cols, b, e,
@@ -271,18 +272,17 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
 // A flat assignment above the thread grain: flat_range over the thread team.
 template <size_t N>
 void drive_flat_threads(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
-                        const void* expr, bool plain_copy) {
-    iter::parallel_for(dst.sizes->numel(), iter::parallel_grain,
-                       [&](int64_t b, int64_t e, int64_t) {
-                           flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
-                       });
+                        const void* expr, bool plain_copy, int64_t grain) {
+    iter::parallel_for(dst.sizes->numel(), grain, [&](int64_t b, int64_t e, int64_t) {
+        flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
+    });
 }
 
 // Any other layout: broadcast strides, a loop plan (coalesced, reordered),
 // tiled when a transposed operand wants it, split over the thread team.
 template <size_t N>
-void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
-                   const void* expr) {
+void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel, const void* expr,
+                   int64_t grain) {
     const Shape& shape = *dst.sizes;
     Operands<N> ops;
     ops.base[0] = dst.data;
@@ -295,9 +295,35 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
         ops.elem_size[k] = leaves[k - 1].elem_size;
     }
     const iter::Loop<N> L = plan(shape, ops);
-    for_each_row_block_threaded(L, ops, 1, [&](const RowBlock& b) {
+    for_each_row_block_threaded(L, ops, 1, grain, [&](const RowBlock& b) {
         kernel(expr, AssignRun{const_cast<void*>(b.at[0]), b.inner[0], b.at + 1, b.inner + 1, b.n,
                                b.kind, b.rows, b.step});
+    });
+}
+
+// An assignment whose front found every leaf read by rows of the contiguous
+// destination (detail::rows_and_separate): blocks of rows over the thread
+// team, each one kernel call, with no loop plan. Compiled once per operand
+// count.
+template <size_t N>
+void drive_rows(const detail::FastAssign& f, const LeafRef* leaves, AssignKernel kernel,
+                const void* expr, int64_t grain) {
+    const Shape& shape = *f.dst.sizes;
+    const int64_t n = shape[shape.size() - 1], rows = shape.numel() / n;
+    std::array<int64_t, N> step, inner; // operand 0: the destination
+    step[0] = n * f.dst.elem_size;
+    inner[0] = 1;
+    for (size_t k = 1; k < N; ++k) {
+        step[k] = f.step[k - 1] * leaves[k - 1].elem_size;
+        inner[k] = f.inner[k - 1];
+    }
+    const RunKind kind = run_kind(inner, 1, true);
+    iter::parallel_for(rows, std::max<int64_t>(1, grain / n), [&](int64_t r0, int64_t r1, int64_t) {
+        std::array<const void*, N - 1> in;
+        for (size_t k = 1; k < N; ++k)
+            in[k - 1] = static_cast<const char*>(leaves[k - 1].data) + r0 * step[k];
+        void* out = static_cast<char*>(const_cast<void*>(f.dst.data)) + r0 * step[0];
+        kernel(expr, AssignRun{out, 1, in.data(), inner.data() + 1, n, kind, r1 - r0, step.data()});
     });
 }
 
@@ -312,8 +338,8 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
 // thread grain (called where the compiler sees it, so it may inline it).
 template <size_t N>
 T7_INLINE void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
-                            AssignKernel one_run, const void* expr, bool plain_copy = false,
-                            bool flat = false) {
+                            AssignKernel one_run, const void* expr, int64_t grain,
+                            bool plain_copy = false, bool flat = false) {
     const Shape& shape = *dst.sizes;
     // Fast path (TensorIterator's "contiguous" case): every operand contiguous
     // with the destination's shape is one flat unit-stride run; below the
@@ -323,10 +349,10 @@ T7_INLINE void drive_assign(const LeafRef& dst, const LeafRef* leaves, AssignKer
         for (size_t k = 0; k + 1 < N && flat; ++k)
             flat = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
     }
-    if (!flat) return drive_planned<N>(dst, leaves, kernel, expr);
+    if (!flat) return drive_planned<N>(dst, leaves, kernel, expr, grain);
     const int64_t numel = shape.numel();
-    if (numel >= iter::parallel_grain)
-        return drive_flat_threads<N>(dst, leaves, kernel, expr, plain_copy);
+    if (numel >= 2 * grain)
+        return drive_flat_threads<N>(dst, leaves, kernel, expr, plain_copy, grain);
     flat_range<N>(dst, leaves, one_run, expr, plain_copy, 0, numel);
 }
 
@@ -356,26 +382,30 @@ struct AssignEvaluator {
         const auto leaves = gather_leaves(e);
         run_assign(dst, e, leaves.data(), nullptr);
     }
-    // The same with e's leaf table gathered by the caller; `flat`, when not
-    // null: dst's LeafRef, dst and the leaves being known contiguous of one
-    // non-empty shape and not pending (assign_leaves' common case).
+    // The same with e's leaf table gathered by the caller; `fast`, when not
+    // null: the layout assign_leaves found (flat: dst and the leaves contiguous
+    // of one non-empty shape; else rows), none pending.
     template <class T, class E>
     static void run_assign(const Tensor<T, CPU>& dst, const E& e, const LeafRef* leaves,
-                           const LeafRef* flat) {
+                           const detail::FastAssign* fast) {
         constexpr size_t N = size_t(E::leaves) + 1;
-        if (flat)
-            return drive_assign<N>(*flat, leaves, &assign_kernel<E, T>, &assign_one_run<E, T>, &e,
-                                   LeafOf<E, T, CPU>, true);
+        constexpr int64_t grain = iter::grain_for(expr_cost<E> + int(sizeof(T)));
+        if (fast && fast->flat)
+            return drive_assign<N>(fast->dst, leaves, &assign_kernel<E, T>, &assign_one_run<E, T>,
+                                   &e, grain, LeafOf<E, T, CPU>, true);
+        if constexpr (N > 1)
+            if (fast) return drive_rows<N>(*fast, leaves, &assign_kernel<E, T>, &e, grain);
         if (dst.dim() == 0) return;
         if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
             return run_product_blocks<T>(dst, e, leaves);
         drive_assign<N>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &assign_one_run<E, T>, &e,
-                        LeafOf<E, T, CPU>);
+                        grain, LeafOf<E, T, CPU>);
     }
     // `y = x` of one type, flat (as run_assign's `flat`): a memcpy, no tree needed
     // (drive_assign's plain copy never calls the kernel).
     static void run_flat_copy(const LeafRef& dst, const LeafRef* leaves) {
-        drive_assign<2>(dst, leaves, nullptr, nullptr, nullptr, true, true);
+        drive_assign<2>(dst, leaves, nullptr, nullptr, nullptr,
+                        iter::grain_for(2 * int64_t(dst.elem_size)), true, true);
     }
 };
 

@@ -110,7 +110,7 @@ void multi_kernel(const void* const* exprs, const MultiRun& r) {
 
 // K outputs, N - K leaves; compiled once per pair of counts.
 template <size_t K, size_t N>
-void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
+void drive_multi(const detail::MultiArgs& a, MultiKernel kernel, int64_t grain) {
     constexpr size_t L = N - K;
     constexpr size_t LA = L > 0 ? L : 1;
     const Shape& shape = *a.shape;
@@ -137,11 +137,10 @@ void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
                                      RunKind::unit_packets});
         };
         const int64_t numel = shape.numel();
-        if (numel < iter::parallel_grain)
+        if (numel < 2 * grain)
             range(0, numel);
         else
-            iter::parallel_for(numel, iter::parallel_grain,
-                               [&](int64_t b, int64_t e, int64_t) { range(b, e); });
+            iter::parallel_for(numel, grain, [&](int64_t b, int64_t e, int64_t) { range(b, e); });
         return;
     }
 
@@ -158,7 +157,7 @@ void drive_multi(const detail::MultiArgs& a, MultiKernel kernel) {
         ops.elem_size[K + l] = a.leaves[l].elem_size;
     }
     const iter::Loop<N> Lp = plan(shape, ops);
-    for_each_row_block_threaded(Lp, ops, K, [&](const RowBlock& b) {
+    for_each_row_block_threaded(Lp, ops, K, grain, [&](const RowBlock& b) {
         std::array<void*, K> o;
         for (size_t k = 0; k < K; ++k) o[k] = const_cast<void*>(b.at[k]);
         kernel(a.exprs,
@@ -176,7 +175,10 @@ struct MultiAssignEvaluator<CPU> {
     static void run(const detail::MultiArgs& a) {
         constexpr size_t K = sizeof...(A);
         constexpr size_t L = (size_t(A::expr_type::leaves) + ... + 0);
-        cpu::drive_multi<K, K + L>(a, &cpu::multi_kernel<A...>);
+        // every tree's cost and every output's bytes: one pass does all of it
+        constexpr int64_t cost =
+            (0 + ... + (expr_cost<typename A::expr_type> + int(sizeof(typename A::value_type))));
+        cpu::drive_multi<K, K + L>(a, &cpu::multi_kernel<A...>, iter::grain_for(cost));
     }
 };
 

@@ -4,11 +4,12 @@
 // elements and fold the blocks into a wide accumulator (double for floats):
 // vector speed with near-pairwise accuracy. Along a dimension, operand 0 is
 // the accumulator with stride 0 on the reduced dimension, so row reductions
-// reduce runs and column reductions combine whole rows element-wise (four at
-// a time in registers, into a row stage that stays in L1: see RowStage).
+// reduce runs and column reductions combine whole rows element-wise (up to 64
+// at a time, strip by strip in registers: see RowStage).
 // Results do not depend on the thread count: see reduce_blocks.hpp.
 #pragma once
 
+#include "../../expr/cost.hpp"
 #include "../../expr/reducers.hpp"
 #include "assign.hpp"
 #include "reduce_blocks.hpp"
@@ -78,19 +79,20 @@ inline constexpr bool packet_reducible = packet_red<R>::ok&&
 // Folds n elements of one run into `acc`. AllUnit: every operand is unit-stride
 // along the run (no per-packet broadcast test). TailPackets: whole packets past
 // the last block of four fold in one accumulator before the scalar tail, for
-// row reductions, whose short rows (16 or 32 floats) would otherwise be all
-// tail; whole reductions have one tail per 32768-element block and keep the
-// shorter loop (measured: the extra loop cost sum(x.t() * x) 25 % at 256^2).
+// row reductions of unit-stride operands, whose short rows (16 or 32 floats)
+// would otherwise be all tail; whole reductions have one tail per 32768-element
+// block and keep the shorter loop (measured: the extra loop cost sum(x.t() * x)
+// 25 % at 256^2), as do rows with a broadcast operand (less code to compile).
 template <class R, class E, bool AllUnit = false, bool TailPackets = false, class A, class B>
 T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
     using V = typename E::value_type;
+    int64_t i = 0;
     if constexpr (packet_reducible<R, E>) {
         if (packets) {
             using PR = packet_red<R>;
             using P = packet_t<V>;
             constexpr int64_t W = 4 * packet_size<V>; // four independent accumulators
             constexpr int64_t block = 1024;
-            int64_t i = 0;
             while (n - i >= W) {
                 int64_t stop = i + std::min<int64_t>(block, (n - i) / W * W);
                 P a0 = PR::template identity<P>(), a1 = a0, a2 = a0, a3 = a0;
@@ -107,123 +109,10 @@ T7_INLINE A reduce_run(const B& b, int64_t n, bool packets, A acc) {
                 for (; n - i >= W / 4; i += W / 4) a0 = PR::step(a0, packet_at<AllUnit>(b, i));
                 acc = R::merge(acc, A(PR::fold(a0)));
             }
-            for (; i < n; ++i) acc = R::step(acc, scalar_at(b, i));
-            return acc;
         }
     }
-    for (int64_t i = 0; i < n; ++i) acc = R::step(acc, scalar_at(b, i));
+    for (; i < n; ++i) acc = R::step(acc, scalar_at(b, i)); // the tail, or every element
     return acc;
-}
-
-// The row stage's combine, compiled per expression (combine_kernel): buf (V) =
-// (fresh ? x0 : buf + x0) + x1 + ... + x(k-1) element-wise over n elements, run
-// r's operand j at runs[r * leaves + j], stride[j] apart.
-using CombineKernel = void (*)(const void* expr, const void* const* runs, const int64_t* stride,
-                               int k, int64_t n, bool fresh, bool all_unit, void* buf);
-
-// Column reductions: consecutive runs combine element-wise into one contiguous
-// output row. Runs are held back and combined `group` at a time in registers
-// (one stage load and store per group, not per run), into a V-typed stage that
-// stays in L1 (a double row of float sums would be twice the size); the stage
-// folds into the A-typed output once per `rows` runs. For float sums that is
-// blocked summation: at most `rows` float additions per partial. A run is held
-// as its table of L operand pointers, so the stage is compiled once per reducer,
-// types and operand count, not per expression.
-template <class R, class V, class A, size_t L>
-struct RowStage {
-    static constexpr int64_t max_run = 4096;
-    static constexpr int rows = 64;
-    static constexpr int group = 4;
-
-    alignas(64) V buf[max_run];
-    std::array<const void*, L> pending[group];
-    int held = 0;  // runs in `pending`
-    int count = 0; // runs combined into buf since the last fold
-    A* out = nullptr;
-    int64_t n = 0;
-    bool all_unit = false;
-    const void* expr;
-    const int64_t* stride; // the operands' strides along every run
-    CombineKernel kernel;
-
-    RowStage(bool unit, const void* e, const int64_t* s, CombineKernel k)
-        : all_unit(unit), expr(e), stride(s), kernel(k) {}
-
-    // Takes the run (len elements, operands at ptr) into the stage; false if it
-    // is too long.
-    T7_INLINE bool add(A* dst, const void* const* ptr, int64_t len) {
-        if (len > max_run) return false;
-        if (dst != out || len != n) {
-            flush();
-            out = dst, n = len;
-        }
-        std::copy(ptr, ptr + L, pending[held++].begin());
-        if (held == group) combine();
-        return true;
-    }
-    // Everything taken so far reaches the output.
-    void flush() {
-        if (held > 0) combine();
-        fold();
-    }
-
-private:
-    void fold() {
-        if (count == 0) return;
-        for (int64_t i = 0; i < n; ++i) out[i] = R::merge(out[i], A(buf[i]));
-        count = 0;
-    }
-    void combine() {
-        if (count == rows) fold();
-        kernel(expr, pending[0].data(), stride, held, n, count == 0, all_unit, buf);
-        count += held;
-        held = 0;
-    }
-};
-
-template <class R, class E, int K, bool AllUnit>
-T7_INLINE void combine_runs(const E& e, const void* const* runs, const int64_t* stride, int64_t n,
-                            bool fresh, typename E::value_type* buf) {
-    using V = typename E::value_type;
-    using P = packet_t<V>;
-    using PR = packet_red<R>;
-    constexpr size_t L = size_t(E::leaves);
-    bound_t<E> b[K];
-    for (int r = 0; r < K; ++r) b[r] = bind<0>(e, RunArgs{runs + r * L, stride});
-    int64_t i = 0;
-    for (; i + packet_size<V> <= n; i += packet_size<V>) {
-        P x = packet_at<AllUnit>(b[0], i);
-        for (int k = 1; k < K; ++k) x = PR::step(x, packet_at<AllUnit>(b[k], i));
-        ei::pstore(buf + i, fresh ? x : PR::step(ei::pload<P>(buf + i), x));
-    }
-    for (; i < n; ++i) {
-        V x = V(scalar_at(b[0], i));
-        for (int k = 1; k < K; ++k) x = V(R::step(x, scalar_at(b[k], i)));
-        buf[i] = fresh ? x : V(R::step(buf[i], x));
-    }
-}
-
-template <class R, class E>
-void combine_kernel(const void* expr, const void* const* runs, const int64_t* stride, int k,
-                    int64_t n, bool fresh, bool all_unit, void* buf) {
-    const E& e = *static_cast<const E*>(expr);
-    auto* const b = static_cast<typename E::value_type*>(buf);
-    auto go = [&]<int K>() {
-        if (all_unit)
-            combine_runs<R, E, K, true>(e, runs, stride, n, fresh, b);
-        else
-            combine_runs<R, E, K, false>(e, runs, stride, n, fresh, b);
-    };
-    switch (k) {
-    case 4:
-        return go.template operator()<4>();
-    case 3:
-        return go.template operator()<3>();
-    case 2:
-        return go.template operator()<2>();
-    default:
-        return go.template operator()<1>();
-    }
 }
 
 // out[i * os] = step(out[i * os], e[i]) for one run (the non-reduced dimension
@@ -232,21 +121,19 @@ void combine_kernel(const void* expr, const void* const* runs, const int64_t* st
 template <class R, class E, class A, class B>
 T7_INLINE void accumulate_run(A* out, int64_t os, const B& b, int64_t n, bool packets) {
     using V = typename E::value_type;
+    int64_t i = 0;
     if constexpr (vectorizable_v<E, V>) {
         if (packets && os == 1) {
             constexpr int64_t chunk = 64;
             alignas(64) V tmp[chunk];
-            int64_t i = 0;
             for (; i + chunk <= n; i += chunk) {
                 for (int64_t j = 0; j < chunk; j += packet_size<V>)
                     ei::pstore(tmp + j, packet_at(b, i + j));
                 for (int64_t j = 0; j < chunk; ++j) out[i + j] = R::step(out[i + j], tmp[j]);
             }
-            for (; i < n; ++i) out[i] = R::step(out[i], scalar_at(b, i));
-            return;
         }
     }
-    for (int64_t i = 0; i < n; ++i) out[i * os] = R::step(out[i * os], scalar_at(b, i));
+    for (; i < n; ++i) out[i * os] = R::step(out[i * os], scalar_at(b, i)); // tail, or all
 }
 
 template <size_t N>
@@ -285,13 +172,82 @@ struct DimFold {
     // o[i * os] = step(o[i * os], e[i]) over one run of n elements.
     void (*accumulate)(const void* expr, const void* const* ptr, const int64_t* stride, int64_t n,
                        bool packets, void* o, int64_t os);
-    // The row stage's combine; null when R has no packet form for the expression.
-    CombineKernel combine;
-    // Folds n unit-stride runs of len elements (run i's operand k at ptr[k] +
-    // i * step[k] bytes) element-wise into o[0, len) (an A), in the row stage's
-    // order (drive_reduce_cols).
-    void (*fold_cols)(const void* expr, const void* const* ptr, const int64_t* step, int64_t n,
-                      int64_t len, void* o);
+    // Folds n unit-stride runs of len elements (run i's operand k at first[k]
+    // + i * step[k] bytes) element-wise into o[0, len) (an A): blocks of
+    // RowStage::rows runs, each in groups of RowStage::group summed in V and
+    // merged into o once, when R has a packet form for the expression; else
+    // run by run as accumulate does. scratch: null, or RowStage::scratch_bytes
+    // for long runs (cols_kernel).
+    void (*fold_cols)(const void* expr, const void* const* first, const int64_t* step, int64_t n,
+                      int64_t len, void* o, void* scratch);
+    // Elements per thread's chunk (iter::grain_for of the expression's cost).
+    int64_t grain;
+};
+
+// Column reductions: consecutive runs combine element-wise into one contiguous
+// output row. The stage holds up to `rows` evenly spaced runs of one output
+// row (as the first run's operand pointers and the step between runs) and
+// hands them to DimFold::fold_cols in one call: groups of `group` runs summed
+// in V, the groups summed in V, the block merged into the A-typed output once.
+// For float sums that is blocked summation: at most `rows` float additions
+// per partial. Short runs fold strip by strip in registers, long ones group by
+// group through a V buffer (same bits). Compiled once per accumulator type
+// and operand count, not per expression.
+template <class A, size_t L>
+struct RowStage {
+    static constexpr int rows = 64;
+    static constexpr int group = 4;
+    // Runs longer than this many elements fold group by group through a
+    // buffer (cols_kernel): the strips of 64 long runs are 64 memory streams
+    // (measured on float column sums, one thread: 4096^2 1.8x slower in
+    // registers; through the buffer 256^2 as fast and 1024^2 10 % faster than
+    // the per-expression stage this replaced).
+    static constexpr int64_t long_run = 64;
+    static constexpr size_t scratch_bytes = 16384;
+
+    std::array<const void*, L> first;
+    std::array<int64_t, L> step{};
+    int held = 0; // runs taken since the last flush
+    A* out = nullptr;
+    int64_t n = 0;
+    const DimFold& f;
+
+    explicit RowStage(const DimFold& fold) : f(fold) {}
+
+    // Takes the run (len elements, operands at ptr) into the stage.
+    T7_INLINE void add(A* dst, const void* const* ptr, int64_t len) {
+        if (held > 0 && !(dst == out && len == n && follows(ptr))) flush();
+        if (held == 0) {
+            out = dst, n = len;
+            std::copy(ptr, ptr + L, first.begin());
+        }
+        if (++held == rows) flush();
+    }
+    // Everything taken so far reaches the output.
+    void flush() {
+        if (held == 0) return;
+        if (n > long_run) {
+            alignas(64) char scratch[scratch_bytes];
+            f.fold_cols(f.expr, first.data(), step.data(), held, n, out, scratch);
+        } else {
+            f.fold_cols(f.expr, first.data(), step.data(), held, n, out, nullptr);
+        }
+        held = 0;
+    }
+
+private:
+    static const char* at(const void* p) { return static_cast<const char*>(p); }
+    // Whether the run at ptr comes `step` after the last one held (the second
+    // run taken sets the step).
+    bool follows(const void* const* ptr) {
+        if (held == 1) {
+            for (size_t k = 0; k < L; ++k) step[k] = at(ptr[k]) - at(first[k]);
+            return true;
+        }
+        for (size_t k = 0; k < L; ++k)
+            if (at(ptr[k]) != at(first[k]) + held * step[k]) return false;
+        return true;
+    }
 };
 
 template <class R, class E, class A>
@@ -306,7 +262,8 @@ void fold_rows_kernel(const void* expr, const void* const* in, const int64_t* st
     auto fold = [&]<bool AllUnit>() {
         for (int64_t j = 0;;) {
             const auto b = bind<0>(e, RunArgs{ptr.data(), stride});
-            const A r = reduce_run<R, E, AllUnit, true>(b, n, packets, R::template identity<A>());
+            const A r =
+                reduce_run<R, E, AllUnit, AllUnit>(b, n, packets, R::template identity<A>());
             o[j * os] = R::merge(o[j * os], r);
             if (++j == rows) return;
             for (size_t k = 0; k < L; ++k) ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
@@ -360,7 +317,7 @@ bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* lea
     for (size_t k = 0; k < size_t(d); ++k) rows *= shape[k];
     if (n == 0 || rows == 0) return false;
     iter::parallel_for(
-        rows, std::max<int64_t>(1, iter::parallel_grain / n), [&](int64_t r0, int64_t r1, int64_t) {
+        rows, std::max<int64_t>(1, f.grain / n), [&](int64_t r0, int64_t r1, int64_t) {
             constexpr int64_t chunk = 64; // rows per kernel call
             A part[chunk];
             std::array<const void*, N> in;
@@ -378,11 +335,11 @@ bool drive_reduce_rows(T* out, const Shape& shape, int64_t d, const LeafRef* lea
 }
 
 // A strip of S packets (S = 0: one element) of the outputs [j, j + max(S, 1)
-// packets) folded over n runs in a RowStage's order, held in registers instead
-// of its buffer: groups of G runs summed, the groups summed in V in blocks of
-// `rows` runs, each block merged into out in A. The same bits as RowStage.
-template <class R, class V, class A, int S, int G, int Rows, class RowAt>
-T7_INLINE void fold_strip(A* out, int64_t j, int64_t n, const RowAt& row_at) {
+// packets) folded over n runs: groups of G runs summed, the groups summed in
+// V, held in registers. Without buf, the sum is merged into out (in A); with
+// buf, it is stored there (V), added to what buf holds if `add`.
+template <class R, class V, class A, int S, int G, class RowAt>
+T7_INLINE void fold_strip(A* out, V* buf, bool add, int64_t j, int64_t n, const RowAt& row_at) {
     using PR = packet_red<R>;
     constexpr int W = packet_size<V>;
     constexpr int L = S > 0 ? S : 1;
@@ -399,57 +356,114 @@ T7_INLINE void fold_strip(A* out, int64_t j, int64_t n, const RowAt& row_at) {
             return V(R::step(x, y));
     };
     using X = decltype(load(row_at(0), 0)); // a packet, or one element
-    for (int64_t i0 = 0; i0 < n; i0 += Rows) {
-        const int64_t i1 = std::min<int64_t>(n, i0 + Rows);
-        X acc[L]{}; // set by the first group (initialised for the compiler's sake)
-        for (int64_t i = i0; i < i1; i += G) {
-            const int64_t k1 = std::min<int64_t>(i1, i + G);
-            X x[L];
-            const auto b0 = row_at(i);
-            for (int s = 0; s < L; ++s) x[s] = load(b0, s);
-            for (int64_t k = i + 1; k < k1; ++k) {
-                const auto b = row_at(k);
-                for (int s = 0; s < L; ++s) x[s] = step(x[s], load(b, s));
-            }
-            for (int s = 0; s < L; ++s) acc[s] = i == i0 ? x[s] : step(acc[s], x[s]);
+    X acc[L]{};                             // set by the first group
+    for (int64_t i = 0; i < n; i += G) {
+        const int64_t k1 = std::min<int64_t>(n, i + G);
+        X x[L];
+        const auto b0 = row_at(i);
+        for (int s = 0; s < L; ++s) x[s] = load(b0, s);
+        for (int64_t k = i + 1; k < k1; ++k) {
+            const auto b = row_at(k);
+            for (int s = 0; s < L; ++s) x[s] = step(x[s], load(b, s));
         }
+        for (int s = 0; s < L; ++s) acc[s] = i == 0 ? x[s] : step(acc[s], x[s]);
+    }
+    if (buf) { // packets into the V buffer (a scalar loop here cost long runs 40 %)
         if constexpr (S > 0) {
-            alignas(64) V v[L * W];
-            for (int s = 0; s < L; ++s) ei::pstore(v + s * W, acc[s]);
-            for (int t = 0; t < L * W; ++t) out[j + t] = R::merge(out[j + t], A(v[t]));
+            for (int s = 0; s < L; ++s) {
+                V* const p = buf + j + s * W;
+                ei::pstoreu(p, add ? PR::step(ei::ploadu<X>(p), acc[s]) : acc[s]);
+            }
         } else {
-            out[j] = R::merge(out[j], A(acc[0]));
+            buf[j] = add ? V(R::step(buf[j], acc[0])) : acc[0];
         }
+        return;
+    }
+    if constexpr (S > 0) {
+        alignas(64) V v[L * W];
+        for (int s = 0; s < L; ++s) ei::pstore(v + s * W, acc[s]);
+        for (int t = 0; t < L * W; ++t) out[j + t] = R::merge(out[j + t], A(v[t]));
+    } else {
+        out[j] = R::merge(out[j], A(acc[0]));
     }
 }
 
-// DimFold::fold_cols (the small column reductions' kernel): folds n runs of
-// len elements (unit-stride; run i starts i * row_bytes[k] bytes after in[k])
-// element-wise into results[0, len) (an A, holding R's identity) as reduce_into
-// folds the runs of one row of outputs: in a RowStage's order (fold_strip) when
-// R has a packet form, else run by run.
+// G whole runs (row_at(i) to row_at(i + G - 1)) summed element by
+// element over [j0, j1) and stored into buf, added to what it holds if `add`:
+// fold_strip's order (the same bits), with the runs bound once and the G loads
+// of a packet independent (fold_strip's strips cost long runs 25 %).
+template <class R, class V, int G, class RowAt>
+T7_INLINE void fold_group(int64_t i, const RowAt& row_at, int64_t j0, int64_t j1, bool add,
+                          V* buf) {
+    using P = packet_t<V>;
+    using PR = packet_red<R>;
+    constexpr int W = packet_size<V>;
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+        const decltype(row_at(0)) b[] = {row_at(i + K)...};
+        int64_t j = j0;
+        for (; j + W <= j1; j += W) {
+            P x = packet_at<true>(b[0], j);
+            ((x = K > 0 ? PR::step(x, packet_at<true>(b[K], j)) : x), ...);
+            ei::pstoreu(buf + j, add ? PR::step(ei::ploadu<P>(buf + j), x) : x);
+        }
+        for (; j < j1; ++j) {
+            V x = V(scalar_at(b[0], j));
+            ((x = K > 0 ? V(R::step(x, scalar_at(b[K], j))) : x), ...);
+            buf[j] = add ? V(R::step(buf[j], x)) : x;
+        }
+    }
+    (std::make_integer_sequence<int, G>{});
+}
+
+// DimFold::fold_cols, block by block of RowStage::rows runs. Without
+// scratch, strip by strip over the block's runs (their strips stay in
+// registers); with scratch (RowStage::scratch_bytes), for long runs, windows
+// of the runs group by group into a V buffer merged into o once per window:
+// G + 1 streams at a time instead of a block's. The same bits either way.
 template <class R, class E, class A>
-void cols_kernel(const void* expr, const void* const* in, const int64_t* row_bytes, int64_t n,
-                 int64_t len, void* results) {
+void cols_kernel(const void* expr, const void* const* first, const int64_t* step, int64_t n,
+                 int64_t len, void* o, void* scratch) {
     constexpr size_t N = size_t(E::leaves);
     using V = typename E::value_type;
-    using Bound = decltype(bind<0>(std::declval<const E&>(), std::declval<RunArgs>()));
     const E& e = *static_cast<const E*>(expr);
     std::array<int64_t, N> ones;
     ones.fill(1);
-    A* const out = static_cast<A*>(results);
+    A* const out = static_cast<A*>(o);
     auto row_at = [&](int64_t i) {
         std::array<const void*, N> ptr;
-        for (size_t k = 0; k < N; ++k) ptr[k] = static_cast<const char*>(in[k]) + i * row_bytes[k];
+        for (size_t k = 0; k < N; ++k) ptr[k] = static_cast<const char*>(first[k]) + i * step[k];
         return bind<0>(e, RunArgs{ptr.data(), ones.data()});
     };
-    if constexpr (packet_reducible<R, E> && std::is_default_constructible_v<Bound>) {
-        using Stage = RowStage<R, V, A, N>;
-        constexpr int G = Stage::group, Rows = Stage::rows, W = packet_size<V>;
-        int64_t j = 0;
-        for (; j + 4 * W <= len; j += 4 * W) fold_strip<R, V, A, 4, G, Rows>(out, j, n, row_at);
-        for (; j + W <= len; j += W) fold_strip<R, V, A, 1, G, Rows>(out, j, n, row_at);
-        for (; j < len; ++j) fold_strip<R, V, A, 0, G, Rows>(out, j, n, row_at);
+    if constexpr (packet_reducible<R, E>) {
+        using Stage = RowStage<A, N>;
+        constexpr int G = Stage::group, W = packet_size<V>;
+        V* const buf = static_cast<V*>(scratch);
+        const int64_t window = buf ? int64_t(Stage::scratch_bytes / sizeof(V)) : len;
+        for (int64_t b0 = 0; b0 < n; b0 += Stage::rows) {
+            const int64_t b1 = std::min<int64_t>(n, b0 + Stage::rows);
+            const int64_t span = buf ? G : b1 - b0; // runs per pass over a window
+            for (int64_t w0 = 0; w0 < len; w0 += window) {
+                const int64_t w1 = std::min(len, w0 + window);
+                V* const wb = buf ? buf - w0 : nullptr; // indexed as the run
+                for (int64_t g = b0; g < b1; g += span) {
+                    const bool add = g > b0;
+                    const int64_t m = std::min(span, b1 - g);
+                    if (buf && m == G) {
+                        fold_group<R, V, G>(g, row_at, w0, w1, add, wb);
+                        continue;
+                    }
+                    auto rows_at = [&](int64_t i) { return row_at(g + i); };
+                    int64_t j = w0;
+                    for (; j + 4 * W <= w1; j += 4 * W)
+                        fold_strip<R, V, A, 4, G>(out, wb, add, j, m, rows_at);
+                    for (; j + W <= w1; j += W)
+                        fold_strip<R, V, A, 1, G>(out, wb, add, j, m, rows_at);
+                    for (; j < w1; ++j) fold_strip<R, V, A, 0, G>(out, wb, add, j, m, rows_at);
+                }
+                if (buf)
+                    for (int64_t j = w0; j < w1; ++j) out[j] = R::merge(out[j], A(wb[j]));
+            }
+        }
     } else {
         for (int64_t i = 0; i < n; ++i) accumulate_run<R, E>(out, 1, row_at(i), len, true);
     }
@@ -457,12 +471,8 @@ void cols_kernel(const void* expr, const void* const* in, const int64_t* row_byt
 
 template <class R, class E, class A>
 DimFold dim_fold(const E& e) {
-    using Bound = bound_t<E>;
-    CombineKernel combine = nullptr;
-    if constexpr (packet_reducible<R, E> && std::is_default_constructible_v<Bound>)
-        combine = &combine_kernel<R, E>;
-    return {&e, &fold_rows_kernel<R, E, A>, &accumulate_kernel<R, E, A>, combine,
-            &cols_kernel<R, E, A>};
+    return {&e, &fold_rows_kernel<R, E, A>, &accumulate_kernel<R, E, A>, &cols_kernel<R, E, A>,
+            iter::grain_for(expr_cost<E> + 1)};
 }
 
 // Column reductions of small contiguous inputs (below the thread grain: one
@@ -482,7 +492,7 @@ bool drive_reduce_cols(T* out, const Shape& shape, int64_t d, const LeafRef* lea
     const int64_t n = shape[size_t(d)];
     int64_t inner = 1;
     for (size_t k = size_t(d) + 1; k < shape.size(); ++k) inner *= shape[k];
-    if (inner == 1 || inner > 4096) return false; // rows; runs longer than a RowStage takes
+    if (inner == 1) return false; // rows
     const int64_t outer = numel / (n * inner);
     constexpr int64_t tile = 512;
     A part[tile];
@@ -496,7 +506,7 @@ bool drive_reduce_cols(T* out, const Shape& shape, int64_t d, const LeafRef* lea
             for (size_t k = 0; k < N; ++k)
                 in[k] = static_cast<const char*>(leaves[k].data) +
                         (o * n * inner + j0) * leaves[k].elem_size;
-            f.fold_cols(f.expr, in.data(), row_bytes.data(), n, len, part);
+            f.fold_cols(f.expr, in.data(), row_bytes.data(), n, len, part, nullptr);
             for (int64_t j = 0; j < len; ++j) out[o * inner + j0 + j] = convert<T>(part[j]);
         }
     return true;
@@ -510,7 +520,7 @@ bool drive_reduce_cols(T* out, const Shape& shape, int64_t d, const LeafRef* lea
 // thread count. Up to iter::max_packed operands.
 template <class R, class A, size_t N>
 A reduce_tiles(const iter::Loop<N>& L, const Operands<N>& ops, ReduceKernel kernel,
-               const void* expr) {
+               const void* expr, int64_t grain) {
     int widest = 1;
     for (size_t k = 0; k < N; ++k) widest = std::max(widest, ops.elem_size[k]);
     const int64_t rows = iter::pack_rows;
@@ -518,27 +528,29 @@ A reduce_tiles(const iter::Loop<N>& L, const Operands<N>& ops, ReduceKernel kern
     const size_t ra = L.rank() - 2;
     const int64_t nt = iter::tile_units(L, rows, cols);
     BlockPartials<A> partial(nt);
-    iter::parallel_split(nt, L.numel / iter::parallel_grain, [&](int64_t t0, int64_t t1, int64_t) {
-        alignas(64) char buf[iter::pack_buffer_bytes];
-        std::array<const void*, N> at;
-        std::array<int64_t, N> ones;
-        ones.fill(1);
-        int64_t t = t0;
-        iter::for_each_tile(
-            L, rows, cols, t0, t1, [&](const std::array<int64_t, N>& off, int64_t r, int64_t c) {
-                char* slot = buf;
-                for (size_t k = 0; k < N; ++k) {
-                    const int e = ops.elem_size[k];
-                    iter::pack_tile(slot, static_cast<const char*>(ops.base[k]) + off[k] * e, e, r,
-                                    c, L.strides[k][ra], L.inner_stride(k), c);
-                    at[k] = slot;
-                    slot += r * c * e;
-                }
-                A acc = R::template identity<A>();
-                kernel(expr, at.data(), ones.data(), r * c, true, &acc);
-                partial[t++] = acc;
-            });
-    });
+    iter::parallel_split(
+        nt, L.numel * iter::tiled_work_factor / grain, [&](int64_t t0, int64_t t1, int64_t) {
+            alignas(64) char buf[iter::pack_buffer_bytes];
+            std::array<const void*, N> at;
+            std::array<int64_t, N> ones;
+            ones.fill(1);
+            int64_t t = t0;
+            iter::for_each_tile(
+                L, rows, cols, t0, t1,
+                [&](const std::array<int64_t, N>& off, int64_t r, int64_t c) {
+                    char* slot = buf;
+                    for (size_t k = 0; k < N; ++k) {
+                        const int e = ops.elem_size[k];
+                        iter::pack_tile(slot, static_cast<const char*>(ops.base[k]) + off[k] * e, e,
+                                        r, c, L.strides[k][ra], L.inner_stride(k), c);
+                        at[k] = slot;
+                        slot += r * c * e;
+                    }
+                    A acc = R::template identity<A>();
+                    kernel(expr, at.data(), ones.data(), r * c, true, &acc);
+                    partial[t++] = acc;
+                });
+        });
     A result = partial[0];
     for (int64_t t = 1; t < nt; ++t) result = R::merge(result, partial[t]);
     return result;
@@ -549,7 +561,7 @@ A reduce_tiles(const iter::Loop<N>& L, const Operands<N>& ops, ReduceKernel kern
 // small tensors' path (drive_reduce_all) keeps a small stack frame.
 template <class R, class A, size_t N>
 [[gnu::noinline]] A drive_reduce_blocks(const Shape& shape, const LeafRef* leaves,
-                                        ReduceKernel kernel, const void* expr) {
+                                        ReduceKernel kernel, const void* expr, int64_t grain) {
     Operands<N> ops;
     for (size_t k = 0; k < N; ++k) {
         ops.base[k] = leaves[k].data;
@@ -558,13 +570,13 @@ template <class R, class A, size_t N>
     }
     const iter::Loop<N> L = plan(shape, ops);
     if (N <= size_t(iter::max_packed) && iter::wants_tiling(L))
-        return reduce_tiles<R, A, N>(L, ops, kernel, expr);
+        return reduce_tiles<R, A, N>(L, ops, kernel, expr, grain);
     const bool packets = unit_or_broadcast(L, 0);
     std::array<int64_t, N> inner;
     for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
     const int64_t nb = (L.numel + reduce_block - 1) / reduce_block;
     BlockPartials<A> partial(nb);
-    iter::parallel_split(nb, L.numel / iter::parallel_grain, [&](int64_t b0, int64_t b1, int64_t) {
+    iter::parallel_split(nb, L.numel / grain, [&](int64_t b0, int64_t b1, int64_t) {
         std::array<const void*, N> ptr;
         for (int64_t blk = b0; blk < b1; ++blk) {
             A acc = R::template identity<A>();
@@ -609,8 +621,8 @@ T7_INLINE A reduce_flat(const LeafRef* leaves, int64_t numel, Kernel kernel, con
 }
 
 template <class R, class A, size_t N>
-A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kernel,
-                   const void* expr) {
+A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kernel, const void* expr,
+                   int64_t grain) {
     // Fast path (also taken before, by ReduceEvaluator's front, in programs that
     // reduce through t7::sum and the like): one kernel call over one unit-stride run.
     if (const int64_t n = flat_reduction_numel(leaves, N); n >= 0)
@@ -618,7 +630,7 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
     const int64_t numel = shape.numel();
     // Contiguous on one thread: the same blocks as drive_reduce_blocks (so the
     // same bits), as flat runs merged in order, without its loop plan and partials.
-    bool contiguous = getNumThreads() == 1;
+    bool contiguous = getNumThreads() == 1 || numel < 2 * grain;
     for (size_t k = 0; k < N && contiguous; ++k)
         contiguous = *leaves[k].sizes == shape && is_contiguous(shape, *leaves[k].strides);
     if (contiguous) {
@@ -635,7 +647,7 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
         }
         return result;
     }
-    return drive_reduce_blocks<R, A, N>(shape, leaves, kernel, expr);
+    return drive_reduce_blocks<R, A, N>(shape, leaves, kernel, expr, grain);
 }
 
 // acc (contiguous, the input's shape with size 1 at the reduced dimensions,
@@ -644,7 +656,7 @@ A drive_reduce_all(const Shape& shape, const LeafRef* leaves, ReduceKernel kerne
 // kept) are split over threads; column reductions (the outermost dimension
 // reduced) run in fixed row blocks and tiles (ColumnBlocks), partial rows
 // merged in block order.
-template <class R, class A, class V, size_t N>
+template <class R, class A, size_t N>
 void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const DimFold& f) {
     const iter::Loop<N> L = plan(shape, ops);
     const bool packets = unit_or_broadcast(L, 1);
@@ -652,7 +664,8 @@ void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const
     for (size_t k = 0; k < N; ++k) inner[k] = L.inner_stride(k);
     bool all_unit = true;
     for (size_t k = 1; k < N; ++k) all_unit = all_unit && inner[k] == 1;
-    const bool staged = f.combine != nullptr;
+    // Runs into a contiguous row of outputs, every operand unit-stride: staged.
+    const bool staged = all_unit && inner[0] == 1;
 
     const int64_t outer = L.sizes[0];
     const int64_t per_row = L.numel / outer; // elements per outermost index
@@ -660,7 +673,7 @@ void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const
     // (in loop order) into out.
     auto walk = [&](A* out, int64_t r0, int64_t r1, int64_t j0, int64_t j1) {
         std::array<const void*, N> ptr;
-        RowStage<R, V, A, N - 1> stage(all_unit, f.expr, inner.data() + 1, f.combine);
+        RowStage<A, N - 1> stage(f);
         std::array<int64_t, N> step{}; // bytes from one row of a block to the next
         auto run = [&](const std::array<int64_t, N>& off, int64_t n) {
             for (size_t k = 1; k < N; ++k)
@@ -668,8 +681,7 @@ void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const
             if (inner[0] == 0)
                 return f.fold_rows(f.expr, ptr.data() + 1, inner.data() + 1, step.data() + 1, n, 1,
                                    packets, all_unit, out + off[0], 0);
-            if (staged && packets && inner[0] == 1 && stage.add(out + off[0], ptr.data() + 1, n))
-                return;
+            if (staged) return stage.add(out + off[0], ptr.data() + 1, n);
             f.accumulate(f.expr, ptr.data() + 1, inner.data() + 1, n, packets, out + off[0],
                          inner[0]);
         };
@@ -688,7 +700,7 @@ void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const
             if (inner[0] == 0) // a row per output
                 return f.fold_rows(f.expr, ptr.data() + 1, inner.data() + 1, step.data() + 1, n,
                                    rows, packets, all_unit, o, os);
-            if (staged && packets && inner[0] == 1 && n <= decltype(stage)::max_run) {
+            if (staged) {
                 // each row joins the stage of a row of outputs
                 for (int64_t j = 0; j < rows; ++j) {
                     stage.add(o + j * os, ptr.data() + 1, n);
@@ -708,13 +720,13 @@ void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const
         else
             for (int64_t r = r0; r < r1; ++r)
                 iter::for_each_run(L, r * per_row + j0, r * per_row + j1, run);
-        if (staged) stage.flush();
+        stage.flush();
     };
 
     if (L.strides[0][0] != 0) {
         // The outermost dimension is kept: chunks of it write distinct
         // outputs, each reduced whole by one thread in loop order.
-        iter::parallel_for(outer, std::max<int64_t>(1, iter::parallel_grain / per_row),
+        iter::parallel_for(outer, std::max<int64_t>(1, f.grain / per_row),
                            [&](int64_t b, int64_t end, int64_t) { walk(acc, b, end, 0, per_row); });
         return;
     }
@@ -725,17 +737,15 @@ void drive_reduce_into(A* acc, const Shape& shape, const Operands<N>& ops, const
     A* const priv = rows.data();
     if (cb.nt > 1 && cb.nb > 1)
         std::fill(priv, priv + (cb.nb - 1) * cb.m, R::template identity<A>());
-    iter::parallel_split(cb.items(), L.numel / iter::parallel_grain,
-                         [&](int64_t i0, int64_t i1, int64_t) {
-                             for (int64_t i = i0; i < i1; ++i) {
-                                 const int64_t blk = i / cb.nt, t = i % cb.nt;
-                                 A* dst = blk == 0 ? acc : priv + (blk - 1) * cb.m;
-                                 if (blk > 0 && cb.nt == 1)
-                                     std::fill(dst, dst + cb.m, R::template identity<A>());
-                                 walk(dst, blk * cb.rb, std::min(cb.rows, (blk + 1) * cb.rb),
-                                      t * cb.tile, std::min(cb.m, (t + 1) * cb.tile));
-                             }
-                         });
+    iter::parallel_split(cb.items(), L.numel / f.grain, [&](int64_t i0, int64_t i1, int64_t) {
+        for (int64_t i = i0; i < i1; ++i) {
+            const int64_t blk = i / cb.nt, t = i % cb.nt;
+            A* dst = blk == 0 ? acc : priv + (blk - 1) * cb.m;
+            if (blk > 0 && cb.nt == 1) std::fill(dst, dst + cb.m, R::template identity<A>());
+            walk(dst, blk * cb.rb, std::min(cb.rows, (blk + 1) * cb.rb), t * cb.tile,
+                 std::min(cb.m, (t + 1) * cb.tile));
+        }
+    });
     if (cb.nb == 1) return;
     // Each output merges its partials in block order, whichever thread does it.
     iter::parallel_for(cb.m, std::max<int64_t>(1, iter::parallel_grain / (cb.nb - 1)),
@@ -776,7 +786,8 @@ struct ReduceEvaluator {
             const auto b = bind<0>(e, RunArgs{nullptr, nullptr});
             return R::step(R::template identity<A>(), scalar_at(b, 0));
         } else {
-            return drive_reduce_all<R, A, N>(shape, leaves, &reduce_kernel<R, E, A>, &e);
+            return drive_reduce_all<R, A, N>(shape, leaves, &reduce_kernel<R, E, A>, &e,
+                                             iter::grain_for(expr_cost<E> + 1));
         }
     }
 
@@ -808,8 +819,7 @@ struct ReduceEvaluator {
         ops.strides[0] = detail::broadcast_strides(acc.sizes(), acc.strides(), shape);
         ops.elem_size[0] = int(sizeof(A));
         collect_leaves<1>(e, shape, ops);
-        drive_reduce_into<R, A, typename E::value_type, N>(acc.data(), shape, ops,
-                                                           dim_fold<R, E, A>(e));
+        drive_reduce_into<R, A, N>(acc.data(), shape, ops, dim_fold<R, E, A>(e));
     }
 
     // Along one dimension with positions (max/min with indices): operand 1 is a
