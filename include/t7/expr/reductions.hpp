@@ -353,6 +353,18 @@ void assign_resized(Tensor<T, D>& out, const E& e, const Shape& shape) {
     out.copy(values);
 }
 
+// out = src converted to out's type, both of one shape (a reduction's scratch
+// result into the caller's): an assignment, not copy(), which would also
+// compile its reshaping and cross-device paths into every program (0.5 s of a
+// program's first reduction along a dimension).
+template <class T, class U, class D>
+void assign_converted(Tensor<T, D>& out, const Tensor<U, D>& src) {
+    if constexpr (std::is_same_v<T, U>)
+        assign_node(out, as_node(src), "copy");
+    else
+        assign_node(out, t7::cast<T>(src), "copy");
+}
+
 // Accumulates R along dim of e into out (converted to out's type).
 template <class R, class T, class D, class E>
 Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op) {
@@ -382,7 +394,8 @@ Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, con
     acc.fill(R::template identity<A>());
     Evaluator<D>::template reduce_into<R>(acc, e, shape);
     resize_result(out, keep);
-    return out.copy(acc);
+    assign_converted(out, acc);
+    return out;
 }
 
 template <class D>
@@ -429,11 +442,11 @@ void arg_reduce_into(Tensor<T, D>& values, Tensor<int64_t, D>* indices, const E&
     Evaluator<D>::template arg_reduce_into<R>(vals, idx, e, shape, d);
     if (!vals_direct) {
         resize_result(values, keep);
-        values.copy(vals);
+        assign_converted(values, vals);
     }
     if (indices && !idx_direct) {
         resize_result(*indices, keep);
-        indices->copy(idx);
+        assign_converted(*indices, idx);
     }
 }
 
