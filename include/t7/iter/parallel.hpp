@@ -42,7 +42,8 @@ inline constexpr int64_t parallel_grain = 32768;
 // Work (expr/cost.hpp's units, about a byte moved each) a thread's chunk of
 // an expression must hold before a thread team pays: starting and joining
 // one costs ~3 us on the 2-core VMs measured (bench/RESULTS.md, "Twelfth
-// pass"), in which one thread moves ~1 MiB of cache-resident operands.
+// pass"), the time one thread takes to move ~0.7 MiB of cache-resident
+// operands; a chunk of 2^20 units is 4.5-6 us of work there.
 inline constexpr int64_t chunk_work = int64_t(1) << 20;
 
 // Elements per chunk for an expression of `cost` units per element: a copy of
