@@ -27,6 +27,16 @@ inline std::pair<const char*, const char*> byte_range(const LeafRef& t) {
     return {lo, lo + (last + 1) * t.elem_size};
 }
 
+// True when leaf t is the destination view itself (read and written by the
+// same iteration: x = x + 1) or lies outside [dlo, dhi), dst's byte range.
+inline bool reads_apart(const LeafRef& dst, const char* dlo, const char* dhi, const LeafRef& t) {
+    if (t.data == dst.data && t.type == dst.type && *t.sizes == *dst.sizes &&
+        *t.strides == *dst.strides)
+        return true;
+    const auto [lo, hi] = byte_range(t);
+    return hi <= dlo || dhi <= lo;
+}
+
 // True when some leaf overlaps the destination's memory and is read with
 // different indexing than the destination is written (e.g. x = x.t() + x).
 // A leaf that is exactly the destination view (x = x + 1, x += y) is safe:
@@ -37,11 +47,7 @@ inline bool needs_temporary(const LeafRef& dst, const LeafRef* leaves, size_t n)
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
         if (t.sizes->empty() || t.pending) continue; // a pending product: see fusable_product
-        if (t.data == dst.data && t.type == dst.type && *t.sizes == *dst.sizes &&
-            *t.strides == *dst.strides)
-            continue; // the destination itself
-        const auto [lo, hi] = byte_range(t);
-        if (!(hi <= dlo || dhi <= lo)) return true;
+        if (!reads_apart(dst, dlo, dhi, t)) return true;
     }
     return false;
 }
@@ -168,11 +174,7 @@ inline bool rows_and_separate(FastAssign& f, const LeafRef* leaves, size_t n) {
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
         if (t.pending || !row_layout(t, ds, f.step[k], f.inner[k])) return false;
-        if (t.data == dst.data && t.type == dst.type && *t.sizes == ds &&
-            *t.strides == *dst.strides)
-            continue; // the destination itself
-        const auto [lo, hi] = byte_range(t);
-        if (lo < dhi && dlo < hi) return false;
+        if (!reads_apart(dst, dlo, dhi, t)) return false;
     }
     f.flat = false;
     return true;
