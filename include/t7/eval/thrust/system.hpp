@@ -1,6 +1,7 @@
 // What the Thrust evaluator needs from Thrust, in one place: the execution
-// policy, launches over an index range, temporary device buffers and the
-// translation of every failure into t7::DeviceError.
+// policy, launches over an index range (a kernel of its own under nvcc, see
+// for_each_index_kernel), temporary device buffers and the translation of
+// every failure into t7::DeviceError.
 //
 // The device system is Thrust's compile-time choice (config.hpp). nvcc builds
 // run on CUDA; a host compiler with -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP
@@ -18,6 +19,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -64,15 +66,36 @@ decltype(auto) guarded(const char* op, F&& f) {
     }
 }
 
+#if !T7_GPU_EMULATED
+// The functor stays in the kernel's parameter space (__grid_constant__): passed
+// by value, as thrust::for_each passes it, every thread copied it to local
+// memory as soon as an Indexer's arrays were indexed by a loop variable (an
+// 832-byte stack frame for y = x * r + c: 3 % of copy bandwidth on an H100).
+template <class F>
+__global__ void for_each_index_kernel(const __grid_constant__ F f, int64_t n) {
+    const int64_t step = int64_t(gridDim.x) * blockDim.x;
+    for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(i);
+}
+#endif
+
 // f(i) for every i in [0, n), in parallel on the device.
 template <class F>
 void for_each_index(int64_t n, const F& f, const char* op) {
     if (n <= 0) return;
+#if T7_GPU_EMULATED
     guarded(op, [&] {
         with_policy([&](auto&& policy) {
             thrust::for_each_n(policy, thrust::counting_iterator<int64_t>(0), n, f);
         });
     });
+#else
+    // One element per thread up to 2^28 elements, a grid-stride loop beyond.
+    constexpr int threads = 256;
+    const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, int64_t(1) << 20);
+    for_each_index_kernel<<<unsigned(blocks), threads>>>(f, n);
+    if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess)
+        detail::fail<DeviceError>(op, ": kernel launch failed: ", cudaGetErrorString(err));
+#endif
 }
 
 // An uninitialised device array of n values of A, returned to the cache on scope exit.
