@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     G x = a.view(m, m), z(m, m);
     row("W5 y=x.t()+x", n, 12.0 * double(n), timed([&] { z = x.t() + x; }, 3), copy_bps);
     G r = b.narrow(0, 0, m);
-    row("W6 y=x*r+c (row broadcast)", n, 8.0 * double(n),
+    row("W6 y=x*r+c (row broadcast)", n, 12.0 * double(n),
         timed([&] { z = x * r + c.view(m, m); }, 3), copy_bps);
     row("W8 row sums", n, 4.0 * double(n), timed([&] { bench::keep(t7::sum(x, 1)); }, 3), copy_bps);
     row("W8 column sums", n, 4.0 * double(n), timed([&] { bench::keep(t7::sum(x, 0)); }, 3),
@@ -90,5 +90,10 @@ int main(int argc, char** argv) {
     const double t_red = timed([&] { bench::keep(t7::sum(sa * sb)); }, 500);
     std::printf("%-30s n=%-9lld %10.2f us per reduction\n", "overhead sum(a*b)", (long long)k,
                 t_red * 1e6);
+    // The floor under a whole reduction: its value comes back to the host.
+    G one = filled({1}, 0.5f, 2, 7);
+    const double t_trip = timed([&] { bench::keep(one.cpu().data()[0]); }, 500);
+    std::printf("%-30s n=%-9d %10.2f us per round trip\n", "one element to the host", 1,
+                t_trip * 1e6);
     return 0;
 }

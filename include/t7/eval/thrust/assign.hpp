@@ -16,25 +16,34 @@
 
 namespace t7::gpu {
 
+// An element's value and where it goes (for_each_item loads several, then stores them).
+template <class T>
+struct Item {
+    int64_t at;
+    T v;
+};
+
 template <class T, class B>
 struct AssignLinear {
+    using item = Item<T>;
     T* out;
     B tree;
-    T7_HOST_DEVICE void operator()(int64_t i) const {
-        out[i] = convert<T>(value(tree, LinearAt{i}));
-    }
+    T7_HOST_DEVICE item load(int64_t i) const { return {i, convert<T>(value(tree, LinearAt{i}))}; }
+    T7_HOST_DEVICE void store(const item& x) const { out[x.at] = x.v; }
 };
 
 template <class T, class B, size_t N>
 struct AssignStrided {
+    using item = Item<T>;
     T* out;
     B tree;
     Indexer<N> ix;
-    T7_HOST_DEVICE void operator()(int64_t i) const {
+    T7_HOST_DEVICE item load(int64_t i) const {
         OffsetsAt<N> o{};
         ix.add_offsets(i, o.off);
-        out[o.off[0]] = convert<T>(value(tree, o));
+        return {o.off[0], convert<T>(value(tree, o))};
     }
+    T7_HOST_DEVICE void store(const item& x) const { out[x.at] = x.v; }
 };
 
 // Broadcast strides of every leaf over `shape` into strides[First...].
@@ -60,11 +69,15 @@ void fused_assign(const Tensor<T, CUDA>& dst, const E& e) {
     cuda::DeviceGuard guard(dst.getDevice());
     const auto b = bind<1>(e);
     using B = std::remove_const_t<decltype(b)>;
+    // Loads in flight per thread: one or two leaves take four elements a thread
+    // (y = a + s*b 86 -> 102 % of copy bandwidth on an H100), more leaves one
+    // (a*b + c*d - a/(b+1): 102 % with one, 97 % with two, 56 % with four).
+    constexpr int per_thread = E::leaves <= 2 ? 4 : 1;
     if (is_linear(L))
-        for_each_index(L.numel, AssignLinear<T, B>{dst.data(), b}, "assign");
+        for_each_item<per_thread>(L.numel, AssignLinear<T, B>{dst.data(), b}, "assign");
     else
-        for_each_index(L.numel, AssignStrided<T, B, N>{dst.data(), b, make_indexer(L, "assign")},
-                       "assign");
+        for_each_item<per_thread>(
+            L.numel, AssignStrided<T, B, N>{dst.data(), b, make_indexer(L, "assign")}, "assign");
 }
 
 } // namespace t7::gpu

@@ -76,6 +76,38 @@ __global__ void for_each_index_kernel(const __grid_constant__ F f, int64_t n) {
     const int64_t step = int64_t(gridDim.x) * blockDim.x;
     for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(i);
 }
+
+// f.store(f.load(i)) for every i in [0, n), each thread taking `U` elements a
+// block apart: their loads are issued before any of their stores, which the
+// compiler may not do across calls f(i) (a store could alias a later load).
+template <int U, class F>
+__global__ void for_each_item_kernel(const __grid_constant__ F f, int64_t n) {
+    const int64_t tile = int64_t(blockDim.x) * U;
+    for (int64_t i = int64_t(blockIdx.x) * tile + threadIdx.x; i < n;
+         i += int64_t(gridDim.x) * tile) {
+        typename F::item v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (i + u * int64_t(blockDim.x) < n) v[u] = f.load(i + u * int64_t(blockDim.x));
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (i + u * int64_t(blockDim.x) < n) f.store(v[u]);
+    }
+}
+#endif
+
+// Launch shape: `threads` per block, each thread `per_thread` elements per tile,
+// tiles beyond 2^20 blocks' worth walked in a grid-stride loop.
+inline unsigned blocks_for(int64_t n, int64_t threads, int64_t per_thread) {
+    const int64_t tile = threads * per_thread;
+    return unsigned(std::min<int64_t>((n + tile - 1) / tile, int64_t(1) << 20));
+}
+
+#if !T7_GPU_EMULATED
+inline void check_launch(const char* op) {
+    if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess)
+        detail::fail<DeviceError>(op, ": kernel launch failed: ", cudaGetErrorString(err));
+}
 #endif
 
 // f(i) for every i in [0, n), in parallel on the device.
@@ -89,12 +121,29 @@ void for_each_index(int64_t n, const F& f, const char* op) {
         });
     });
 #else
-    // One element per thread up to 2^28 elements, a grid-stride loop beyond.
     constexpr int threads = 256;
-    const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, int64_t(1) << 20);
-    for_each_index_kernel<<<unsigned(blocks), threads>>>(f, n);
-    if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess)
-        detail::fail<DeviceError>(op, ": kernel launch failed: ", cudaGetErrorString(err));
+    for_each_index_kernel<<<blocks_for(n, threads, 1), threads>>>(f, n);
+    check_launch(op);
+#endif
+}
+
+template <class F>
+struct LoadThenStore {
+    F f;
+    T7_HOST_DEVICE void operator()(int64_t i) const { f.store(f.load(i)); }
+};
+
+// f.store(f.load(i)) for every i in [0, n) (F::item: what load returns), a
+// thread taking PerThread elements.
+template <int PerThread, class F>
+void for_each_item(int64_t n, const F& f, const char* op) {
+#if T7_GPU_EMULATED
+    for_each_index(n, LoadThenStore<F>{f}, op);
+#else
+    if (n <= 0) return;
+    constexpr int threads = 256;
+    for_each_item_kernel<PerThread><<<blocks_for(n, threads, PerThread), threads>>>(f, n);
+    check_launch(op);
 #endif
 }
 
