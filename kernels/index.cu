@@ -41,8 +41,8 @@ struct NonzeroAt {
     }
     T7_HOST_DEVICE int64_t operator()(int64_t i) const {
         int64_t off[2] = {0, 0};
-        ix.add_offsets(i, off);
-        const int64_t o = off[k];
+        ix.add_offsets<true>(i, off);               // run by Thrust's reduce and scan kernels
+        const int64_t o = k == 0 ? off[0] : off[1]; // not off[k]: a local-memory array
         switch (t) {
         case DType::u8:
             return test<uint8_t>(p, o);
@@ -93,7 +93,7 @@ struct BadPosition {
     gpu::Indexer<2> ix;
     T7_HOST_DEVICE int64_t operator()(int64_t i) const {
         int64_t off[2] = {0, 0};
-        ix.add_offsets(i, off);
+        ix.add_offsets<true>(i, off); // run by Thrust's reduce kernels
         return uint64_t(x[off[0]]) >= limit ? i : no_position;
     }
 };

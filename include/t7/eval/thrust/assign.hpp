@@ -1,4 +1,4 @@
-// Fused assignment on the device: one Thrust launch over the destination's
+// Fused assignment on the device: one launch (for_each_item) over the destination's
 // elements evaluates the whole bound tree per element. Operand 0 is the
 // destination, operands 1.. the tree's leaves with broadcast strides; the loop
 // is planned on the host (size-1 dimensions dropped, dimensions ordered by

@@ -4,7 +4,7 @@
 // * Copies, conversions and fills (a Leaf, cast<T>(Leaf) or a Scalar assigned
 //   to a tensor) go to the precompiled library (kernels/): they work from any
 //   translation unit, including host code compiled by g++.
-// * Every other tree is fused into one Thrust launch (assign.hpp, reduce.hpp).
+// * Every other tree is fused into one launch (assign.hpp, reduce.hpp).
 //   Expressions are header templates, so the translation unit that evaluates
 //   them must be compiled by nvcc (or by a host compiler with a non-CUDA Thrust
 //   device system, as the Thrust host tests are); elsewhere using one is a

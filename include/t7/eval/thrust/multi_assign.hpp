@@ -1,4 +1,4 @@
-// Several outputs in one pass on the device: one Thrust launch over the common
+// Several outputs in one pass on the device: one launch over the common
 // shape; per element every right side is computed, then every output stored.
 // Operands 0..K-1 are the outputs, K.. the leaves of every right side (bound
 // from K on, right side after right side), planned as one assignment is

@@ -11,7 +11,8 @@
 // device. Merge passes then fold the C partials of each output in groups of
 // 128, and a last pass writes the outputs through the output's strides.
 //
-// Only thrust::for_each: it runs on every Thrust system, results do not depend
+// Only for_each_index (system.hpp; thrust::for_each on the Thrust host
+// system): it runs on every Thrust system, results do not depend
 // on timing (fixed chunking and merge order; the chunking follows the shape
 // alone, not the device's size: the same input gives the same bits on every
 // run, as the CPU's reductions do for any thread count), and nvcc compiles one small
