@@ -114,16 +114,13 @@ inline void assign_one_run(const void* expr, const AssignRun& r) {
 // as it does here: one copy of the run loops in each place, as before blocks.
 template <class E, class T>
 void assign_kernel(const void* expr, const AssignRun& r) {
-    constexpr size_t L = size_t(E::leaves);
-    std::array<const void*, L> next;
-    AssignRun run = r; // the first run reads the caller's table
+    auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{r.in, r.in_stride});
+    T* out = static_cast<T*>(r.out);
     for (int64_t j = 0;;) {
-        assign_one_run<E, T>(expr, run);
+        assign_run<E>(out, r.out_stride, b, r.n, r.kind);
         if (++j >= r.rows) return;
-        run.out = static_cast<char*>(run.out) + r.row_bytes[0];
-        for (size_t k = 0; k < L; ++k)
-            next[k] = static_cast<const char*>(run.in[k]) + r.row_bytes[k + 1];
-        run.in = next.data();
+        out = reinterpret_cast<T*>(reinterpret_cast<char*>(out) + r.row_bytes[0]);
+        advance<0>(b, r.row_bytes + 1); // bound once: each row moves the pointers on
     }
 }
 

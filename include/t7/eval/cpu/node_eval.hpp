@@ -67,6 +67,32 @@ T7_INLINE auto bind(const Apply<Op, C...>& a, const RunArgs& r) {
 template <class E>
 using bound_t = decltype(bind<0>(std::declval<const E&>(), std::declval<const RunArgs&>()));
 
+// Moves every leaf of a bound tree on by its operand's bytes[K] (leaf K reads
+// operand K): from one row of a block to the next without binding again.
+template <class Children>
+struct children_offsets;
+template <class... C>
+struct children_offsets<std::tuple<C...>> {
+    static constexpr std::array<int, sizeof...(C)> value = leaf_offsets<C...>();
+};
+
+template <int K, class T>
+T7_INLINE void advance(BoundLeaf<T>& l, const int64_t* bytes) {
+    l.p = reinterpret_cast<const T*>(reinterpret_cast<const char*>(l.p) + bytes[K]);
+}
+template <int K, class T>
+T7_INLINE void advance(BoundScalar<T>&, const int64_t*) {}
+template <int K, class Node, class... C, size_t... J>
+T7_INLINE void advance_apply(BoundApply<Node, C...>& a, const int64_t* bytes,
+                             std::index_sequence<J...>) {
+    constexpr auto off = children_offsets<decltype(Node::children)>::value;
+    (advance<K + off[J]>(std::get<J>(a.c), bytes), ...);
+}
+template <int K, class Node, class... C>
+T7_INLINE void advance(BoundApply<Node, C...>& a, const int64_t* bytes) {
+    advance_apply<K>(a, bytes, std::index_sequence_for<C...>{});
+}
+
 // ---- scalar evaluation -------------------------------------------------------
 template <class T>
 T7_INLINE T scalar_at(const BoundLeaf<T>& l, int64_t i) {

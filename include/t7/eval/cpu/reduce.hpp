@@ -254,19 +254,15 @@ template <class R, class E, class A>
 void fold_rows_kernel(const void* expr, const void* const* in, const int64_t* stride,
                       const int64_t* step, int64_t n, int64_t rows, bool packets, bool all_unit,
                       void* out, int64_t os) {
-    constexpr size_t L = size_t(E::leaves);
-    const E& e = *static_cast<const E*>(expr);
-    std::array<const void*, L> ptr;
-    for (size_t k = 0; k < L; ++k) ptr[k] = in[k];
     A* const o = static_cast<A*>(out);
     auto fold = [&]<bool AllUnit>() {
+        auto b = bind<0>(*static_cast<const E*>(expr), RunArgs{in, stride});
         for (int64_t j = 0;;) {
-            const auto b = bind<0>(e, RunArgs{ptr.data(), stride});
             const A r =
                 reduce_run<R, E, AllUnit, AllUnit>(b, n, packets, R::template identity<A>());
             o[j * os] = R::merge(o[j * os], r);
             if (++j == rows) return;
-            for (size_t k = 0; k < L; ++k) ptr[k] = static_cast<const char*>(ptr[k]) + step[k];
+            advance<0>(b, step); // bound once: each row moves the pointers on
         }
     };
     if (all_unit)
