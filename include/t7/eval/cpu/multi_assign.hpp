@@ -71,41 +71,42 @@ inline constexpr bool multi_vectorizable_v =
     ((packet_size<typename A::value_type> ==
       packet_size<typename std::tuple_element_t<0, std::tuple<A...>>::value_type>)&&...);
 
+// The only part compiled per set of right sides (A: their OutputAssignment
+// types): binds every tree once, then runs a block of rows, moving the outputs
+// and the bound leaves on by their row steps (as assign_kernel does).
 template <class... A, size_t... J>
-T7_INLINE void multi_run(const void* const* exprs, const MultiRun& r,
-                         std::index_sequence<J...> seq) {
+T7_INLINE void multi_rows(const void* const* exprs, const MultiRun& r,
+                          std::index_sequence<J...> seq) {
+    constexpr size_t K = sizeof...(A);
     constexpr auto off = leaf_offsets<typename A::expr_type...>();
-    const std::tuple<bound_t<typename A::expr_type>...> b{
+    std::tuple<bound_t<typename A::expr_type>...> b{
         bind<0>(*static_cast<const typename A::expr_type*>(exprs[J]),
                 RunArgs{r.in + off[J], r.in_stride + off[J]})...};
-    const std::tuple<typename A::value_type*...> out{
-        static_cast<typename A::value_type*>(r.out[J])...};
-    if constexpr (multi_vectorizable_v<A...>) {
-        if (r.kind == RunKind::unit_packets) return multi_packet_loop<true>(out, b, r.n, seq);
-        if (r.kind == RunKind::packets) return multi_packet_loop<false>(out, b, r.n, seq);
+    std::tuple<typename A::value_type*...> out{static_cast<typename A::value_type*>(r.out[J])...};
+    for (int64_t j = 0;;) {
+        bool done = false;
+        if constexpr (multi_vectorizable_v<A...>) {
+            if (r.kind == RunKind::unit_packets) {
+                multi_packet_loop<true>(out, b, r.n, seq);
+                done = true;
+            } else if (r.kind == RunKind::packets) {
+                multi_packet_loop<false>(out, b, r.n, seq);
+                done = true;
+            }
+        }
+        if (!done)
+            for (int64_t i = 0; i < r.n; ++i) multi_scalar_at(out, r.out_stride, b, i, seq);
+        if (++j >= r.rows) return;
+        ((std::get<J>(out) = reinterpret_cast<typename A::value_type*>(
+              reinterpret_cast<char*>(std::get<J>(out)) + r.row_bytes[J])),
+         ...);
+        (advance<0>(std::get<J>(b), r.row_bytes + K + off[J]), ...);
     }
-    for (int64_t i = 0; i < r.n; ++i) multi_scalar_at(out, r.out_stride, b, i, seq);
 }
 
-// The only part compiled per set of right sides (A: their OutputAssignment
-// types). Loops over a block of rows itself, as assign_kernel does, with one
-// inlined copy of the run loops.
 template <class... A>
 void multi_kernel(const void* const* exprs, const MultiRun& r) {
-    constexpr size_t K = sizeof...(A);
-    constexpr size_t L = (size_t(A::expr_type::leaves) + ... + 0);
-    std::array<void*, K> out;
-    std::array<const void*, (L > 0 ? L : 1)> in{};
-    MultiRun run = r; // the first run reads the caller's tables
-    for (int64_t j = 0;;) {
-        multi_run<A...>(exprs, run, std::index_sequence_for<A...>{});
-        if (++j >= r.rows) return;
-        for (size_t k = 0; k < K; ++k) out[k] = static_cast<char*>(run.out[k]) + r.row_bytes[k];
-        for (size_t l = 0; l < L; ++l)
-            in[l] = static_cast<const char*>(run.in[l]) + r.row_bytes[K + l];
-        run.out = out.data();
-        run.in = in.data();
-    }
+    multi_rows<A...>(exprs, r, std::index_sequence_for<A...>{});
 }
 
 // K outputs, N - K leaves; compiled once per pair of counts.
