@@ -9,7 +9,8 @@
 // threads read neighbouring elements whichever dimension is contiguous; C grows
 // when there are few outputs, so even a single 2^26-element sum fills the
 // device. Merge passes then fold the C partials of each output in groups of
-// 128, and a last pass writes the outputs through the output's strides.
+// 128, the last one writing the outputs through the output's strides (pass 1
+// writes them itself when each output is one chunk).
 //
 // Only for_each_index (system.hpp; thrust::for_each on the Thrust host
 // system): it runs on every Thrust system, results do not depend
@@ -123,7 +124,10 @@ struct ChunkPass {
                 a = pol.step(a, value(tree, o), r);
             }
         }
-        partial[j * C + c] = a;
+        if (C == 1)
+            pol.write(base.off[0], a); // one chunk per output: no merge pass follows
+        else
+            partial[j * C + c] = a;
     }
     T7_HOST_DEVICE auto at(const OffsetsAt<N>& base, const int64_t* st, int64_t r) const {
         OffsetsAt<N> o = base;
@@ -132,10 +136,13 @@ struct ChunkPass {
     }
 };
 
+// The last pass (C2 == 1) writes each output through the output tensor's
+// offsets over the kept dimensions.
 template <class P>
 struct MergePass {
     const typename P::acc* in;
     typename P::acc* out;
+    Indexer<1> out_ix;
     P pol;
     int64_t C, C2, G; // C partials per output become C2 = ceil(C / G)
     T7_HOST_DEVICE void operator()(int64_t t) const {
@@ -143,19 +150,13 @@ struct MergePass {
         const int64_t end = (g + 1) * G < C ? (g + 1) * G : C;
         typename P::acc a = pol.identity();
         for (int64_t c = g * G; c < end; ++c) a = pol.merge(a, in[j * C + c]);
-        out[j * C2 + g] = a;
-    }
-};
-
-template <class P>
-struct WritePass {
-    const typename P::acc* in;
-    Indexer<1> out_ix; // the output tensor's offsets over the kept dimensions
-    P pol;
-    T7_HOST_DEVICE void operator()(int64_t j) const {
-        int64_t off = 0;
-        out_ix.add_offsets(j, &off);
-        pol.write(off, in[j]);
+        if (C2 == 1) {
+            int64_t off = 0;
+            out_ix.add_offsets(j, &off);
+            pol.write(off, a);
+        } else {
+            out[j * C2 + g] = a;
+        }
     }
 };
 
@@ -206,31 +207,32 @@ void segmented_reduce(const E& e, const std::array<Shape, N>& strides, const Sha
         !(plan.outer.inner_stride(1) == 1 && plan.inner.inner_stride(1) != 1);
     const auto b = bind<1>(e);
     using B = std::remove_const_t<decltype(b)>;
-    DeviceBuffer<Acc> partial(m * C, device);
+    DeviceBuffer<Acc> partial(C > 1 ? m * C : 1, device);
     for_each_index(m * C,
                    ChunkPass<P, B, N>{partial.get(), b, make_indexer(plan.outer, op),
                                       make_indexer(plan.inner, op), pol, m, K, C, chunk_fastest},
                    op);
+    if (C == 1) return; // pass 1 wrote the outputs
+    // Operand 0's offsets over the kept dimensions, for the last merge pass.
+    iter::Loop<1> out_loop;
+    out_loop.sizes = plan.outer.sizes;
+    out_loop.strides[0] = plan.outer.strides[0];
+    out_loop.numel = plan.outer.numel;
+    const Indexer<1> out_ix = make_indexer(out_loop, op);
     constexpr int64_t G = 128;
     const Acc* cur = partial.get();
-    const int64_t first = C > 1 ? m * ((C + G - 1) / G) : 1; // the largest merge output
-    DeviceBuffer<Acc> buf0(first, device), buf1(C > G ? first : 1, device);
+    const int64_t first = C > G ? m * ((C + G - 1) / G) : 1; // the largest merge output
+    DeviceBuffer<Acc> buf0(first, device), buf1(C > G * G ? first : 1, device);
     Acc* bufs[2] = {buf0.get(), buf1.get()};
     int flip = 0;
     while (C > 1) {
         const int64_t C2 = (C + G - 1) / G;
         Acc* out = bufs[flip];
-        for_each_index(m * C2, MergePass<P>{cur, out, pol, C, C2, G}, op);
+        for_each_index(m * C2, MergePass<P>{cur, out, out_ix, pol, C, C2, G}, op);
         cur = out;
         flip ^= 1;
         C = C2;
     }
-    // Operand 0's offsets over the kept dimensions.
-    iter::Loop<1> out_loop;
-    out_loop.sizes = plan.outer.sizes;
-    out_loop.strides[0] = plan.outer.strides[0];
-    out_loop.numel = plan.outer.numel;
-    for_each_index(m, WritePass<P>{cur, make_indexer(out_loop, op), pol}, op);
 }
 
 template <class R, class A, class E>
