@@ -70,7 +70,7 @@ decltype(auto) guarded(const char* op, F&& f) {
 // The functor stays in the kernel's parameter space (__grid_constant__): passed
 // by value, as thrust::for_each passes it, every thread copied it to local
 // memory as soon as an Indexer's arrays were indexed by a loop variable (an
-// 832-byte stack frame for y = x * r + c: 3 % of copy bandwidth on an H100).
+// 832-byte stack frame for y = x * r + c: 4 % of copy bandwidth on an H100).
 template <class F>
 __global__ void for_each_index_kernel(const __grid_constant__ F f, int64_t n) {
     const int64_t step = int64_t(gridDim.x) * blockDim.x;
