@@ -83,19 +83,15 @@ T7_INLINE void multi_rows(const void* const* exprs, const MultiRun& r,
         bind<0>(*static_cast<const typename A::expr_type*>(exprs[J]),
                 RunArgs{r.in + off[J], r.in_stride + off[J]})...};
     std::tuple<typename A::value_type*...> out{static_cast<typename A::value_type*>(r.out[J])...};
-    for (int64_t j = 0;;) {
-        bool done = false;
+    auto run = [&] {
         if constexpr (multi_vectorizable_v<A...>) {
-            if (r.kind == RunKind::unit_packets) {
-                multi_packet_loop<true>(out, b, r.n, seq);
-                done = true;
-            } else if (r.kind == RunKind::packets) {
-                multi_packet_loop<false>(out, b, r.n, seq);
-                done = true;
-            }
+            if (r.kind == RunKind::unit_packets) return multi_packet_loop<true>(out, b, r.n, seq);
+            if (r.kind == RunKind::packets) return multi_packet_loop<false>(out, b, r.n, seq);
         }
-        if (!done)
-            for (int64_t i = 0; i < r.n; ++i) multi_scalar_at(out, r.out_stride, b, i, seq);
+        for (int64_t i = 0; i < r.n; ++i) multi_scalar_at(out, r.out_stride, b, i, seq);
+    };
+    for (int64_t j = 0;;) {
+        run();
         if (++j >= r.rows) return;
         ((std::get<J>(out) = reinterpret_cast<typename A::value_type*>(
               reinterpret_cast<char*>(std::get<J>(out)) + r.row_bytes[J])),
