@@ -133,27 +133,43 @@ bool same_value(U got, U want, double eps) {
     }
 }
 
-// "" when every element of `got` (which must have shape `shape`) equals ref(i),
+// "" when every element of `got` (which must have shape `shape`) equals want[i],
 // i the row-major index; otherwise the first mismatch and how many there were.
-template <class U, class Ref>
-std::string mismatch(const Tensor<U>& got, const Shape& shape, Ref&& ref, double eps = tol<U>()) {
+// (Compiled once per element type: the reference is evaluated into `want` first.)
+template <class U>
+std::string mismatch_values(const Tensor<U>& got, const Shape& shape, const std::vector<U>& want,
+                            double eps = tol<U>()) {
     if (!(got.sizes() == shape)) {
         std::ostringstream os;
         os << "result has size " << got.sizes() << ", expected " << shape;
         return os.str();
     }
     const std::vector<U> g = gather(got, shape);
+    REQUIRE(g.size() == want.size());
     int64_t bad = 0;
     std::string first;
     for (size_t i = 0; i < g.size(); ++i) {
-        const U w = ref(int64_t(i));
-        if (same_value(g[i], w, eps)) continue;
+        if (same_value(g[i], want[i], eps)) continue;
         if (bad++ == 0)
-            first =
-                "at " + index_str(shape, int64_t(i)) + " got " + show(g[i]) + " want " + show(w);
+            first = "at " + index_str(shape, int64_t(i)) + " got " + show(g[i]) + " want " +
+                    show(want[i]);
     }
     return bad ? first + " (" + std::to_string(bad) + " of " + std::to_string(g.size()) + " differ)"
                : "";
+}
+
+// ref(i) for i in [0, numel(shape)).
+template <class U, class Ref>
+std::vector<U> reference_values(const Shape& shape, Ref&& ref) {
+    std::vector<U> want(size_t(shape.numel()));
+    for (size_t i = 0; i < want.size(); ++i) want[i] = ref(int64_t(i));
+    return want;
+}
+
+// As mismatch_values, with the expected values given as ref(i).
+template <class U, class Ref>
+std::string mismatch(const Tensor<U>& got, const Shape& shape, Ref&& ref, double eps = tol<U>()) {
+    return mismatch_values(got, shape, reference_values<U>(shape, ref), eps);
 }
 
 // Every storage element outside the view t still holds `sentinel`.
@@ -380,18 +396,30 @@ inline const std::pair<int64_t, int64_t> kSizes[] = {{1, 1}, {1, 7},   {7, 1},
 
 inline constexpr uint8_t kSentinel = 77;
 
+// The part of check_expr that does not depend on the expression, compiled once per
+// element type (a suite checks hundreds of expressions): a destination of layout
+// `dst` whose storage holds a sentinel, `assign` run into it, then its values
+// compared with `want` and the storage outside the view checked untouched.
+template <class U>
+void check_assigned(const char* what, const Shape& shape, L dst, const std::vector<U>& want,
+                    void (*assign)(Tensor<U>&, const void*), const void* e) {
+    INFO(std::string(what));
+    Tensor<U> y = shape.size() == 2 ? make_view<U>(dst, shape[0], shape[1]) : Tensor<U>(shape);
+    std::fill(y.storage().data(), y.storage().data() + y.storage().size(), U(kSentinel));
+    assign(y, e);
+    CHECK(mismatch_values(y, shape, want) == "");
+    CHECK(outside_untouched(y, U(kSentinel)));
+}
+
 // Evaluates e into a fresh destination of layout `dst` (its storage pre-filled
 // with a sentinel), compares it with ref(i), and checks that nothing outside the
 // destination view was written. U, the expected result type, is asserted.
 template <class U, class E, class Ref>
 void check_expr(const char* what, const E& e, const Shape& shape, L dst, Ref&& ref) {
     static_assert(std::is_same_v<typename E::value_type, U>, "unexpected result type");
-    INFO(std::string(what));
-    Tensor<U> y = shape.size() == 2 ? make_view<U>(dst, shape[0], shape[1]) : Tensor<U>(shape);
-    std::fill(y.storage().data(), y.storage().data() + y.storage().size(), U(kSentinel));
-    y = e;
-    CHECK(mismatch(y, shape, ref) == "");
-    CHECK(outside_untouched(y, U(kSentinel)));
+    check_assigned<U>(
+        what, shape, dst, reference_values<U>(shape, ref),
+        [](Tensor<U>& y, const void* p) { y = *static_cast<const E*>(p); }, &e);
 }
 
 // Runs body(case, R, C) for every layout case (one SUBCASE each) and every size.
