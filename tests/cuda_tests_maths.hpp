@@ -1,11 +1,13 @@
 // The second-round maths on CUDA tensors (views, factories, triangles, bitwise
 // operators, cat, the random laws, order statistics, histc, randperm,
-// multinomial), each compared with the CPU function on the same input. Part of
-// cuda_tests.hpp (compiled twice: nvcc on a GPU, and the Thrust host build).
+// multinomial), each compared with the CPU function on the same input (the third
+// part of the CUDA backend's tests: cuda_test_util.hpp).
 // Where the CPU function needs the CPU evaluator (kthvalue, median, mode, histc,
 // repeatTensor, multinomial's CPU reference), the comparison runs in the host
 // build only (T7_CUDA_TESTS_CPU_OPS).
 #pragma once
+
+#include "cuda_test_util.hpp"
 
 namespace cuda_tests {
 

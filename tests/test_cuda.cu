@@ -1,6 +1,7 @@
-// The CUDA backend's tests (tests/cuda_tests.hpp) on a real GPU: compiled by
-// nvcc, linked with tensor7_cuda. Without a usable device the program says why
-// and exits with 77, which Meson reports as a skipped test.
+// The CUDA backend's tests on a real GPU, first part (tests/cuda_tests.hpp; the
+// others: test_cuda_ops.cu and test_cuda_maths.cu): compiled by nvcc, linked with tensor7_cuda.
+// Without a usable device the program says why and exits with 77, which Meson reports as a skipped
+// test.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "cuda_tests.hpp"
 
