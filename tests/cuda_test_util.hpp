@@ -1,14 +1,14 @@
 // Helpers of the CUDA backend's test bodies, which are written once and compiled
-// twice, each time as three translation units of about equal compile time
-// (cuda_tests.hpp: devices, transfers, expressions, reductions, products, random
-// fills, errors; cuda_tests_ops.hpp: the masked, indexed and sorting operations,
-// t7::assign; cuda_tests_maths.hpp: the second-round maths), so that no test file
-// takes a minute and a half to compile:
-//   tests/test_thrust_host*.cpp - by the host compiler with Thrust's OpenMP (or
-//     CPP) device system and the library's sources (kernels/host_system.cpp):
-//     the GPU code path's logic runs on the CPU over emulated devices (2 of them);
-//   tests/test_cuda*.cu - by nvcc against the real tensor7_cuda library, run on a
-//     GPU (skipped when there is none).
+// twice, in three parts (cuda_tests.hpp: devices, transfers, expressions,
+// reductions, products, random fills, errors; cuda_tests_ops.hpp: the masked,
+// indexed and sorting operations, t7::assign; cuda_tests_maths.hpp: the
+// second-round maths):
+//   tests/test_thrust_host*.cpp - one part each, by the host compiler with
+//     Thrust's OpenMP (or CPP) device system and the library's sources
+//     (kernels/host_system.cpp): the GPU code path's logic runs on the CPU over
+//     emulated devices (2 of them);
+//   tests/test_cuda.cu - all three, by nvcc against the real tensor7_cuda
+//     library, run on a GPU (skipped when there is none).
 // Only <t7/cuda.hpp> is included (no Eigen in nvcc translation units), so host
 // tensors here are filled and read element by element, and every reference
 // value is computed by plain loops on the host (random fills: by the CPU's
