@@ -1,13 +1,7 @@
-// The CUDA backend's tests, third part (tests/cuda_tests_maths.hpp), run on the
-// CPU: compiled as test_thrust_host.cpp is, and linked into the same program.
-#if !defined(THRUST_DEVICE_SYSTEM)
-#error "test_thrust_host needs -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP (or _CPP)"
-#endif
+// The CUDA backend's tests on the CPU, third part (tests/cuda_tests_maths.hpp),
+// linked into test_thrust_host (how it is built: thrust_host_setup.hpp).
+#include "thrust_host_setup.hpp"
 
-// The host compiler also has the CPU operations: order statistics, histc,
-// repeatTensor and multinomial are compared with them too.
-#include <t7/t7.hpp>
-#define T7_CUDA_TESTS_CPU_OPS 1
 #include "cuda_tests_maths.hpp"
 
 // histc's edge cases on the device (the CPU's histc needs this host build).
