@@ -7,8 +7,8 @@
 //     Thrust's OpenMP (or CPP) device system and the library's sources
 //     (kernels/host_system.cpp): the GPU code path's logic runs on the CPU over
 //     emulated devices (2 of them);
-//   tests/test_cuda.cu - all three, by nvcc against the real tensor7_cuda
-//     library, run on a GPU (skipped when there is none).
+//   tests/test_cuda*.cu - all three (in two units), by nvcc against the real
+//     tensor7_cuda library, run on a GPU (skipped when there is none).
 // Only <t7/cuda.hpp> is included (no Eigen in nvcc translation units), so host
 // tensors here are filled and read element by element, and every reference
 // value is computed by plain loops on the host (random fills: by the CPU's

@@ -1,13 +1,11 @@
-// The CUDA backend's tests on a real GPU (all three parts, in one translation
-// unit: each nvcc translation unit pays about 30 s of its own, cudafe++, cicc and
-// the host compiler's pass over the CUDA headers, so three took 168 s of CPU
-// where one takes 102 s): compiled by nvcc, linked with tensor7_cuda. Without a
-// usable device the program says why and exits with 77, which Meson reports as a
-// skipped test.
+// The CUDA backend's tests on a real GPU, first part (cuda_tests.hpp; the
+// second, test_cuda_ops.cu, holds cuda_tests_ops.hpp and cuda_tests_maths.hpp):
+// compiled by nvcc, linked with tensor7_cuda. Two units, not three: each nvcc
+// unit pays about 13 s of its own (cudafe++, cicc and the host compiler's pass
+// over the CUDA headers). Without a usable device the program says why and
+// exits with 77, which Meson reports as a skipped test.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "cuda_tests.hpp"
-#include "cuda_tests_maths.hpp"
-#include "cuda_tests_ops.hpp"
 
 #include <cstdio>
 

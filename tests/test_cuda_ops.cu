@@ -1,0 +1,5 @@
+// The CUDA backend's tests on a real GPU, second part: the masked, indexed and
+// sorting operations and the second-round maths (the first part and main():
+// test_cuda.cu).
+#include "cuda_tests_maths.hpp"
+#include "cuda_tests_ops.hpp"
