@@ -102,10 +102,27 @@ template <class T>
 T7_INLINE T scalar_at(const BoundScalar<T>& s, int64_t) {
     return s.v;
 }
+// A packet op's run, given the functor when it holds state (pow_scalar's exponent).
+template <class PO, class Op, class... P>
+T7_INLINE auto run_packet(const Op& op, const P&... p) {
+    if constexpr (requires { requires PO::takes_functor; })
+        return PO::run(op, p...);
+    else
+        return PO::run(p...);
+}
+
 template <class Node, class... C, size_t... J>
 T7_INLINE auto scalar_apply(const BoundApply<Node, C...>& a, int64_t i, std::index_sequence<J...>) {
     using Ops = typename Node::operands;
-    return a.op(convert<std::tuple_element_t<J, Ops>>(scalar_at(std::get<J>(a.c), i))...);
+    using T = typename Node::value_type;
+    if constexpr (ScalarViaPacket<packet_op<typename Node::op_type, T>>) {
+        using PO = packet_op<typename Node::op_type, T>;
+        static_assert((std::is_same_v<std::tuple_element_t<J, Ops>, T> && ...));
+        return ei::pfirst(run_packet<PO>(
+            a.op, ei::pset1<packet_t<T>>(convert<T>(scalar_at(std::get<J>(a.c), i)))...));
+    } else {
+        return a.op(convert<std::tuple_element_t<J, Ops>>(scalar_at(std::get<J>(a.c), i))...);
+    }
 }
 template <class Node, class... C>
 T7_INLINE auto scalar_at(const BoundApply<Node, C...>& a, int64_t i) {
@@ -144,7 +161,8 @@ T7_INLINE packet_t<T> packet_at(const BoundScalar<T>& s, int64_t) {
 template <bool AllUnit, class Node, class... C, size_t... J>
 T7_INLINE auto packet_apply(const BoundApply<Node, C...>& a, int64_t i, std::index_sequence<J...>) {
     using T = typename Node::value_type;
-    return packet_op<typename Node::op_type, T>::run(packet_at<AllUnit>(std::get<J>(a.c), i)...);
+    return run_packet<packet_op<typename Node::op_type, T>>(
+        a.op, packet_at<AllUnit>(std::get<J>(a.c), i)...);
 }
 template <bool AllUnit = false, class Node, class... C>
 T7_INLINE auto packet_at(const BoundApply<Node, C...>& a, int64_t i) {

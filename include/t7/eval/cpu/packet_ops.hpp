@@ -5,8 +5,11 @@
 #pragma once
 
 #include "../../expr/functors.hpp"
+#include "sleef_ops.hpp"
 
 #include <Eigen/Core>
+#include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace t7::cpu {
@@ -22,6 +25,16 @@ inline constexpr int packet_size = ei::unpacket_traits<packet_t<T>>::size;
 template <class Op, class T>
 struct packet_op {
     static constexpr bool ok = false;
+};
+
+// Whether the scalar loop computes Op through its packet form on a broadcast
+// packet (one lane kept): for the functions whose packet form is a library's
+// own approximation, so that an element's value never depends on whether it
+// sat in a packet, a tail or a strided run. Exact operations (+, *, sqrt, ...)
+// give the same bits either way and keep the scalar functor.
+template <class PO>
+concept ScalarViaPacket = PO::ok && requires {
+    requires PO::scalar_via_packet;
 };
 
 // Use an Eigen functor when Eigen vectorises it for T.
@@ -55,16 +68,6 @@ struct packet_op<op::cmin, T> : via_eigen<ei::scalar_min_op<T, T>> {};
 // Floating only: integer division must check for zero.
 template <Floating T>
 struct packet_op<op::div, T> : via_eigen<ei::scalar_quotient_op<T, T>> {};
-template <Floating T>
-struct packet_op<op::log, T> : via_eigen<ei::scalar_log_op<T>> {};
-template <Floating T>
-struct packet_op<op::log1p, T> : via_eigen<ei::scalar_log1p_op<T>> {};
-template <Floating T>
-struct packet_op<op::sin, T> : via_eigen<ei::scalar_sin_op<T>> {};
-template <Floating T>
-struct packet_op<op::cos, T> : via_eigen<ei::scalar_cos_op<T>> {};
-template <Floating T>
-struct packet_op<op::tanh, T> : via_eigen<ei::scalar_tanh_op<T>> {};
 template <Floating T>
 struct packet_op<op::floor, T> : via_eigen<ei::scalar_floor_op<T>> {};
 template <Floating T>
@@ -132,17 +135,11 @@ struct packet_op<op::rsqrt, T> { // 1 / sqrt(x), as the scalar functor: rsqrt(+i
         return ei::pdiv(ei::pset1<P>(T(1)), exact_sqrt(x));
     }
 };
-template <Floating T>
-struct packet_op<op::exp, T> {
-    static constexpr bool ok = ei::packet_traits<T>::HasExp;
-    template <class P>
-    static T7_INLINE P run(const P& x) {
-        return exp_full_range<T>(x);
-    }
-};
+#if !T7_VMATH // else SLEEF's exp (below)
 template <Floating T>
 struct packet_op<op::sigmoid, T> { // far left sigmoid(x) = exp(x) to the last bit
     static constexpr bool ok = ei::packet_traits<T>::HasExp;
+    static constexpr bool scalar_via_packet = true;
     template <class P>
     static T7_INLINE P run(const P& x) {
         const P y = ei::scalar_logistic_op<T>().packetOp(x);
@@ -150,6 +147,222 @@ struct packet_op<op::sigmoid, T> { // far left sigmoid(x) = exp(x) to the last b
         if (EIGEN_PREDICT_FALSE(ei::predux_any(below)))
             return ei::pselect(below, exp_full_range<T>(x), y);
         return y;
+    }
+};
+#endif
+
+// ---- SLEEF's functions (sleef_ops.hpp) -----------------------------------------
+
+#if T7_VMATH
+template <class T>
+struct vmath_op {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+};
+#define T7_VMATH_OP(OP)                                                                            \
+    template <Floating T>                                                                          \
+    struct packet_op<op::OP, T> : vmath_op<T> {                                                    \
+        template <class... P>                                                                      \
+        static T7_INLINE auto run(const P&... p) {                                                 \
+            return vmath::OP(p...);                                                                \
+        }                                                                                          \
+    };
+T7_VMATH_OP(asin)
+T7_VMATH_OP(acos)
+T7_VMATH_OP(atan)
+T7_VMATH_OP(sinh)
+T7_VMATH_OP(cosh)
+T7_VMATH_OP(tanh)
+T7_VMATH_OP(exp)
+T7_VMATH_OP(exp2)
+T7_VMATH_OP(expm1)
+T7_VMATH_OP(log)
+T7_VMATH_OP(log2)
+T7_VMATH_OP(log10)
+T7_VMATH_OP(cbrt)
+T7_VMATH_OP(erf)
+T7_VMATH_OP(erfc)
+T7_VMATH_OP(atan2)
+T7_VMATH_OP(pow)
+#undef T7_VMATH_OP
+
+// SLEEF's log1p is +inf above 1e307 (float: 1e38); there log1p(x) rounds as
+// log(x) does (their difference is below 1e-307 of the result).
+template <Floating T>
+struct packet_op<op::log1p, T> : vmath_op<T> {
+    template <class P>
+    static T7_INLINE P run(const P& x) {
+        const P r = vmath::log1p(x);
+        const P far = ei::pcmp_lt(ei::pset1<P>(std::is_same_v<T, float> ? T(1e38) : T(1e307)), x);
+        if (EIGEN_PREDICT_FALSE(ei::predux_any(far))) return ei::pselect(far, vmath::log_u10(x), r);
+        return r;
+    }
+};
+// 1 / (1 + exp(-x)) through exp(-|x|), which cannot overflow: far left it is
+// exp(x) / (1 + exp(x)), down to the denormals.
+template <Floating T>
+struct packet_op<op::sigmoid, T> : vmath_op<T> {
+    template <class P>
+    static T7_INLINE P run(const P& x) {
+        const P one = ei::pset1<P>(T(1));
+        const P e = vmath::exp(ei::pnegate(ei::pabs(x)));
+        const P d = ei::padd(one, e);
+        return ei::pselect(ei::pcmp_lt(x, ei::pzero(x)), ei::pdiv(e, d), ei::pdiv(one, d));
+    }
+};
+
+// SLEEF's sin, cos and tan reduce their argument in two or three ways, by
+// magnitude, and a packet takes the way its largest lane needs: a small
+// argument beside a huge one is reduced the long way and may come out an ulp
+// apart from the same argument alone. Lanes are computed again, class by
+// class, with the larger ones zeroed, so that each gets what it would get
+// alone (bench: only packets mixing classes pay, once per class present).
+// The bounds are SLEEF 3.5's for the u35 variants (TRIGRANGEMAX and friends).
+template <class Op, class T>
+struct trig_ranges;
+template <>
+struct trig_ranges<op::sin, double> {
+    static constexpr double bound[] = {15, 1e14};
+};
+template <>
+struct trig_ranges<op::cos, double> : trig_ranges<op::sin, double> {};
+template <>
+struct trig_ranges<op::tan, double> {
+    static constexpr double bound[] = {15, 1e6, 1e14};
+};
+template <>
+struct trig_ranges<op::sin, float> {
+    static constexpr float bound[] = {125, 39000};
+};
+template <>
+struct trig_ranges<op::cos, float> : trig_ranges<op::sin, float> {};
+template <>
+struct trig_ranges<op::tan, float> {
+    static constexpr float bound[] = {62.5f, 39000};
+};
+
+template <class Op, class T, class F, class P>
+[[gnu::noinline]] P by_class(F f, const P& x, const P& ax, const P& all, P r) {
+    P below = ei::pzero(x); // lanes of the classes done
+    for (const T b : trig_ranges<Op, T>::bound) {
+        const P up = ei::pcmp_lt(ax, ei::pset1<P>(b)); // this class and the ones below
+        const P cls = ei::pandnot(up, below);
+        below = up;
+        if (!ei::predux_any(ei::pandnot(all, up))) break; // no larger lane: r is right
+        if (ei::predux_any(cls)) r = ei::pselect(cls, f(ei::pand(x, up)), r);
+    }
+    return r;
+}
+template <class Op, class T, class F, class P>
+T7_INLINE P by_range(F f, const P& x) {
+    const P r = f(x);
+    const P ax = ei::pabs(x);
+    const P all = ei::ptrue(x);
+    if (EIGEN_PREDICT_TRUE(!ei::predux_any(
+            ei::pandnot(all, ei::pcmp_lt(ax, ei::pset1<P>(trig_ranges<Op, T>::bound[0]))))))
+        return r; // every lane in the first class
+    return by_class<Op, T>(f, x, ax, all, r);
+}
+#define T7_VMATH_TRIG(OP)                                                                          \
+    template <Floating T>                                                                          \
+    struct packet_op<op::OP, T> : vmath_op<T> {                                                    \
+        template <class P>                                                                         \
+        static T7_INLINE P run(const P& x) {                                                       \
+            return by_range<op::OP, T>([](const P& y) { return vmath::OP(y); }, x);                \
+        }                                                                                          \
+    };
+T7_VMATH_TRIG(sin)
+T7_VMATH_TRIG(cos)
+T7_VMATH_TRIG(tan)
+#undef T7_VMATH_TRIG
+#endif
+
+// pow(x, constant): the forms of op::pow_scalar on packets, pow itself otherwise.
+template <Floating T>
+struct packet_op<op::pow_scalar, T> {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    static constexpr bool takes_functor = true; // run(functor, x): the exponent
+    using Form = op::pow_scalar::Form;
+    template <class P>
+    static T7_INLINE P unsigned_arg(const P& x) {
+        const P y = ei::padd(x, ei::pzero(x));
+        const P inf = ei::pset1<P>(std::numeric_limits<T>::infinity());
+        return ei::pselect(ei::pcmp_eq(y, ei::pnegate(inf)), inf, y);
+    }
+    // as op::pow_scalar::inverse_power: 1 / x^n where x^n is normal, else (1/x)^n
+    template <class P>
+    static T7_INLINE P inverse_power(const P& p, const P& r_n) {
+        const P a = ei::pabs(p);
+        const P normal = ei::pand(ei::pcmp_le(ei::pset1<P>(std::numeric_limits<T>::min()), a),
+                                  ei::pcmp_le(a, ei::pset1<P>(std::numeric_limits<T>::max())));
+        return ei::pselect(normal, ei::pdiv(ei::pset1<P>(T(1)), p), r_n);
+    }
+    template <class P>
+    static T7_INLINE P run(const op::pow_scalar& f, const P& x) {
+        const P one = ei::pset1<P>(T(1));
+        switch (f.form) {
+        case Form::zero:
+            return one;
+        case Form::one:
+            return x;
+        case Form::two:
+            return ei::pmul(x, x);
+        case Form::three:
+            return ei::pmul(ei::pmul(x, x), x);
+        case Form::four:
+            return ei::pmul(ei::pmul(x, x), ei::pmul(x, x));
+        case Form::half:
+            return exact_sqrt(unsigned_arg(x));
+        case Form::neg_half:
+            return ei::pdiv(one, exact_sqrt(unsigned_arg(x)));
+        case Form::one_half: {
+            const P y = unsigned_arg(x);
+            return ei::pmul(y, exact_sqrt(y));
+        }
+        case Form::neg_one:
+            return ei::pdiv(one, x);
+        case Form::neg_one_half: {
+            const P r = ei::pdiv(one, unsigned_arg(x));
+            return ei::pmul(r, exact_sqrt(r));
+        }
+        case Form::neg_two: {
+            const P r = ei::pdiv(one, x);
+            return ei::pmul(r, r);
+        }
+        case Form::neg_three: {
+            const P r = ei::pdiv(one, x);
+            return inverse_power(ei::pmul(ei::pmul(x, x), x), ei::pmul(ei::pmul(r, r), r));
+        }
+        case Form::neg_four: {
+            const P r = ei::pdiv(one, x), x2 = ei::pmul(x, x), r2 = ei::pmul(r, r);
+            return inverse_power(ei::pmul(x2, x2), ei::pmul(r2, r2));
+        }
+        default:
+#if T7_VMATH
+            return vmath::pow(x, ei::pset1<P>(T(f.e)));
+#else
+            return pow_fallback(f, x);
+#endif
+        }
+    }
+#if !T7_VMATH
+    template <class P> // no vector pow: element by element (scalar_via_packet keeps it one path)
+    static P pow_fallback(const op::pow_scalar& f, const P& x) {
+        alignas(64) T v[packet_size<T>];
+        ei::pstoreu(v, x);
+        for (T& e : v) e = std::pow(e, T(f.e));
+        return ei::ploadu<P>(v);
+    }
+#endif
+};
+// square: x * x for every type (integers wrap as mul does).
+template <class T>
+struct packet_op<op::square, T> {
+    static constexpr bool ok = ei::functor_traits<ei::scalar_product_op<T, T>>::PacketAccess;
+    template <class P>
+    static T7_INLINE P run(const P& x) {
+        return ei::pmul(x, x);
     }
 };
 
