@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace t7 {
@@ -44,8 +45,15 @@ namespace op {
         }                                                                                          \
     };
 T7_UNARY(exp, std::exp(x))
+T7_UNARY(exp2, std::exp2(x))
+T7_UNARY(expm1, std::expm1(x))
 T7_UNARY(log, std::log(x))
+T7_UNARY(log2, std::log2(x))
+T7_UNARY(log10, std::log10(x))
 T7_UNARY(log1p, std::log1p(x))
+T7_UNARY(cbrt, std::cbrt(x))
+T7_UNARY(erf, std::erf(x))
+T7_UNARY(erfc, std::erfc(x))
 T7_UNARY(sqrt, std::sqrt(x))
 T7_UNARY(rsqrt, T(1) / std::sqrt(x))
 T7_UNARY(sin, std::sin(x))
@@ -86,6 +94,19 @@ struct abs {
             return x;
         else
             return x < T(0) ? neg{}(x) : x;
+    }
+};
+// x * x, keeping integer types (wrapping as mul does).
+struct square {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x) const {
+        if constexpr (std::is_integral_v<T>) {
+            using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+            return T(U(x) * U(x));
+        } else {
+            return x * x;
+        }
     }
 };
 struct sign {
@@ -180,6 +201,96 @@ struct pow {
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
         return std::pow(a, b);
+    }
+};
+// pow(x, e) for a constant exponent e. The exponents users write most are
+// computed with multiplications, a division and a square root (what x * x or
+// 1 / sqrt(x) would give, and what NumPy does for 2, 0.5, -1), any other through
+// pow. Each form keeps pow's IEEE special values: for the non-integer exponents
+// the argument is first made +0 from -0 and +inf from -inf, where pow(-0, 0.5)
+// is +0 and pow(-inf, -1.5) is +0.
+struct pow_scalar {
+    using rule = rule::floating;
+    enum class Form : int8_t {
+        general,
+        zero,
+        one,
+        two,
+        three,
+        four,
+        half,
+        neg_half,
+        one_half,
+        neg_one,
+        neg_one_half,
+        neg_two,
+        neg_three,
+        neg_four
+    };
+    double e;
+    Form form;
+
+    T7_HOST_DEVICE static constexpr Form form_of(double e) {
+        constexpr double exps[] = {0, 1, 2, 3, 4, 0.5, -0.5, 1.5, -1, -1.5, -2, -3, -4};
+        for (int k = 0; k < 13; ++k)
+            if (e == exps[k]) return Form(k + 1);
+        return Form::general;
+    }
+    explicit pow_scalar(double exponent) : e(exponent), form(form_of(exponent)) {}
+
+    // x with pow's view of signed zeros and -inf for non-integer exponents.
+    template <class T>
+    T7_HOST_DEVICE static T unsigned_arg(T x) {
+        const T y = x + T(0); // -0 + 0 is +0
+        return y == -T(INFINITY) ? T(INFINITY) : y;
+    }
+    // x^-n as 1 / x^n (2 ulp) where x^n is a normal number, else as (1/x)^n,
+    // which does not overflow or lose bits in the denormals where x^-n is finite.
+    template <class T>
+    T7_HOST_DEVICE static T inverse_power(T p, T r, int n) {
+        const T a = p < T(0) ? -p : p;
+        if (a >= std::numeric_limits<T>::min() && a <= std::numeric_limits<T>::max())
+            return T(1) / p;
+        return n == 3 ? r * r * r : (r * r) * (r * r);
+    }
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x) const {
+        switch (form) {
+        case Form::zero:
+            return T(1);
+        case Form::one:
+            return x;
+        case Form::two:
+            return x * x;
+        case Form::three:
+            return x * x * x;
+        case Form::four:
+            return (x * x) * (x * x);
+        case Form::half:
+            return std::sqrt(unsigned_arg(x));
+        case Form::neg_half:
+            return T(1) / std::sqrt(unsigned_arg(x));
+        case Form::one_half: {
+            const T y = unsigned_arg(x);
+            return y * std::sqrt(y);
+        }
+        case Form::neg_one:
+            return T(1) / x;
+        case Form::neg_one_half: {
+            const T r = T(1) / unsigned_arg(x);
+            return r * std::sqrt(r);
+        }
+        case Form::neg_two: {
+            const T r = T(1) / x;
+            return r * r;
+        }
+        case Form::neg_three:
+            return inverse_power(x * x * x, T(1) / x, 3);
+        case Form::neg_four:
+            return inverse_power((x * x) * (x * x), T(1) / x, 4);
+        default:
+            return std::pow(x, T(e));
+        }
     }
 };
 struct atan2 {

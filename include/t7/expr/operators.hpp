@@ -104,13 +104,23 @@ T7_BINARY_FUNCTION(gt, op::gt)
 T7_BINARY_FUNCTION(ge, op::ge)
 T7_BINARY_FUNCTION(eq, op::eq)
 T7_BINARY_FUNCTION(ne, op::ne)
-T7_BINARY_FUNCTION(pow, op::pow)
 T7_BINARY_FUNCTION(atan2, op::atan2)
 T7_BINARY_FUNCTION(fmod, op::fmod)
 T7_BINARY_FUNCTION(remainder, op::remainder)
 T7_BINARY_FUNCTION(cmax, op::cmax)
 T7_BINARY_FUNCTION(cmin, op::cmin)
 #undef T7_BINARY_FUNCTION
+
+// pow(e, constant): the exponent is known when the tree is built, and the common
+// ones (2, 3, 0.5, -1, -1.5, ...) compute without pow (op::pow_scalar).
+template <class A, class B>
+requires Operands<A, B>
+auto pow(A&& a, B&& b) {
+    if constexpr (Expression<A> && !Expression<B>)
+        return make_apply(op::pow_scalar(convert<double>(b)), std::forward<A>(a));
+    else
+        return make_binary(op::pow{}, std::forward<A>(a), std::forward<B>(b));
+}
 
 #define T7_UNARY_FUNCTION(NAME)                                                                    \
     template <Expression A>                                                                        \
@@ -120,9 +130,17 @@ T7_BINARY_FUNCTION(cmin, op::cmin)
 T7_UNARY_FUNCTION(abs)
 T7_UNARY_FUNCTION(sign)
 T7_UNARY_FUNCTION(neg)
+T7_UNARY_FUNCTION(square)
 T7_UNARY_FUNCTION(exp)
+T7_UNARY_FUNCTION(exp2)
+T7_UNARY_FUNCTION(expm1)
 T7_UNARY_FUNCTION(log)
+T7_UNARY_FUNCTION(log2)
+T7_UNARY_FUNCTION(log10)
 T7_UNARY_FUNCTION(log1p)
+T7_UNARY_FUNCTION(cbrt)
+T7_UNARY_FUNCTION(erf)
+T7_UNARY_FUNCTION(erfc)
 T7_UNARY_FUNCTION(sqrt)
 T7_UNARY_FUNCTION(rsqrt)
 T7_UNARY_FUNCTION(sin)
