@@ -159,6 +159,35 @@ void elementwise(int64_t n) {
         });
     report(w3);
 
+    // W3 on buffers the user owns: std::vector memory 16 bytes past a 64-byte
+    // boundary, wrapped by fromBlob (tensor7's own storage is 64-byte aligned).
+    std::vector<float> ubuf(size_t(5 * n + 64));
+    float* ub = ubuf.data() + (16 - (reinterpret_cast<uintptr_t>(ubuf.data()) % 64) / 4) % 16 + 4;
+    float *UA = ub, *UB = ub + n, *UC = ub + 2 * n, *UD = ub + 3 * n, *UY = ub + 4 * n;
+    std::memcpy(UA, A, size_t(n) * 4), std::memcpy(UB, B, size_t(n) * 4);
+    std::memcpy(UC, C, size_t(n) * 4), std::memcpy(UD, D, size_t(n) * 4);
+    FloatTensor ua = t7::fromBlob(UA, {n}), ubt = t7::fromBlob(UB, {n}), uc = t7::fromBlob(UC, {n}),
+                ud = t7::fromBlob(UD, {n}), uy = t7::fromBlob(UY, {n});
+    Arr eua(UA, n), eub(UB, n), euc(UC, n), eud(UD, n), euy(UY, n);
+    Row w3u{"W3u (fromBlob, 16B-aligned)", n, 20.0 * double(n), 0, 0, 0, copy};
+    time_row(
+        w3u, k, [&] { uy = ua * ubt + uc * ud - ua / (ubt + 1); },
+        [&] {
+            split(n, [&](int64_t bg, int64_t e) {
+                for (int64_t i = bg; i < e; ++i)
+                    UY[i] = UA[i] * UB[i] + UC[i] * UD[i] - UA[i] / (UB[i] + 1);
+            });
+        },
+        [&] {
+            split(n, [&](int64_t o, int64_t m) {
+                m -= o;
+                euy.segment(o, m) = eua.segment(o, m) * eub.segment(o, m) +
+                                    euc.segment(o, m) * eud.segment(o, m) -
+                                    eua.segment(o, m) / (eub.segment(o, m) + 1.f);
+            });
+        });
+    report(w3u);
+
     Row w4{"W4 sin(a)*exp(-b)+sqrt|c|", n, 16.0 * double(n), 0, 0, 0, copy};
     time_row(
         w4, k, [&] { y = t7::sin(a) * t7::exp(-b) + t7::sqrt(t7::abs(c)); },

@@ -58,4 +58,11 @@ inline constexpr int expr_cost<Leaf<T, D>> = int(sizeof(T));
 template <class Op, class... C>
 inline constexpr int expr_cost<Apply<Op, C...>> = op_cost<Op> + (0 + ... + expr_cost<C>);
 
+// The operations' part alone (no leaves): 32 or more means a transcendental
+// function or a user functor somewhere in the tree.
+template <class E>
+inline constexpr int expr_ops_cost = 0; // Scalar, Leaf
+template <class Op, class... C>
+inline constexpr int expr_ops_cost<Apply<Op, C...>> = op_cost<Op> + (0 + ... + expr_ops_cost<C>);
+
 } // namespace t7

@@ -20,10 +20,22 @@ namespace t7 {
 
 namespace cpu {
 
-template <bool AllUnit, class T, class B>
+// Peel: first the elements before out's first packet-aligned address, as
+// Eigen does: a packet store across two cache lines costs about two (user
+// buffers from fromBlob or Storage::wrap are often only 16-byte aligned).
+// Only for trees whose scalar form is cheap, and runs long enough to pay.
+template <bool AllUnit, bool Peel, class T, class B>
 T7_INLINE void packet_loop(T* T7_RESTRICT out, const B& b, int64_t n) {
     constexpr int P = packet_size<T>;
     int64_t i = 0;
+    if constexpr (Peel) {
+        constexpr uintptr_t bytes = P * sizeof(T);
+        const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+        if (n >= 8 * P && addr % sizeof(T) == 0) {
+            const int64_t head = int64_t((bytes - addr % bytes) % bytes / sizeof(T));
+            for (; i < head; ++i) out[i] = scalar_at(b, i);
+        }
+    }
     for (; i + P <= n; i += P) ei::pstoreu(out + i, packet_at<AllUnit>(b, i));
     for (; i < n; ++i) out[i] = scalar_at(b, i);
 }
@@ -37,8 +49,9 @@ enum class RunKind { scalar, packets, unit_packets };
 template <class E, class T, class B>
 T7_INLINE void assign_run(T* T7_RESTRICT out, int64_t os, const B& b, int64_t n, RunKind kind) {
     if constexpr (vectorizable_v<E, T>) {
-        if (kind == RunKind::unit_packets) return packet_loop<true>(out, b, n);
-        if (kind == RunKind::packets) return packet_loop<false>(out, b, n);
+        constexpr bool peel = expr_ops_cost<E> < 32; // no transcendental function
+        if (kind == RunKind::unit_packets) return packet_loop<true, peel>(out, b, n);
+        if (kind == RunKind::packets) return packet_loop<false, peel>(out, b, n);
     }
     for (int64_t i = 0; i < n; ++i) out[i * os] = convert<T>(scalar_at(b, i));
 }
