@@ -68,7 +68,7 @@ step "(a) $cxx with pkg-config --cflags --libs tensor7"
 flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs tensor7)
 echo "$cxx main.cpp $flags"
 # shellcheck disable=SC2086 # the flags are words
-"$cxx" "$here/main.cpp" $flags -o "$work/app-pkg-config"
+"$cxx" "$here/main.cpp" -O2 -Wall -Wextra -Werror -march=native $flags -o "$work/app-pkg-config"
 run_app "(a) g++ + pkg-config" "$work/app-pkg-config"
 
 step "(b) CMake find_package(tensor7), tensor7::tensor7"

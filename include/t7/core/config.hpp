@@ -10,6 +10,19 @@
 #include "tensor7 needs C++20: compile with -std=c++20 (or later)"
 #endif
 
+// g++ 12's AVX-512 intrinsics initialise a variable with itself (GCC bug 105593,
+// fixed in g++ 13), and -Wall then warns at every inlined use, in users' code,
+// from inside that system header. Included first, here, with those two warnings
+// off for the header's own lines only.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13 && defined(__AVX512F__) &&          \
+    !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
+
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define T7_HOST_DEVICE __host__ __device__
 #else

@@ -118,7 +118,7 @@ T7_INLINE auto scalar_apply(const BoundApply<Node, C...>& a, int64_t i, std::ind
     if constexpr (ScalarViaPacket<packet_op<typename Node::op_type, T>>) {
         using PO = packet_op<typename Node::op_type, T>;
         static_assert((std::is_same_v<std::tuple_element_t<J, Ops>, T> && ...));
-        return ei::pfirst(run_packet<PO>(
+        return first_lane(run_packet<PO>(
             a.op, ei::pset1<packet_t<T>>(convert<T>(scalar_at(std::get<J>(a.c), i)))...));
     } else {
         return a.op(convert<std::tuple_element_t<J, Ops>>(scalar_at(std::get<J>(a.c), i))...);

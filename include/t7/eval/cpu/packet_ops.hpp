@@ -50,6 +50,60 @@ struct via_eigen {
 template <class T>
 concept Floating = std::is_floating_point_v<T>;
 
+// Whether any lane of a comparison's result is set. Eigen's predux_any of
+// AVX-512 packets goes through _mm512_extractf64x4_pd, which makes g++ 12 warn
+// (-Wmaybe-uninitialized, inside its own intrinsics header) in users' code.
+#if defined(EIGEN_VECTORIZE_AVX512)
+T7_INLINE bool any_lane(const __m512d& m) {
+    const __m512i i = _mm512_castpd_si512(m);
+    return _mm512_test_epi64_mask(i, i) != 0;
+}
+T7_INLINE bool any_lane(const __m512& m) {
+    const __m512i i = _mm512_castps_si512(m);
+    return _mm512_test_epi32_mask(i, i) != 0;
+}
+#endif
+#if defined(EIGEN_VECTORIZE_AVX)
+T7_INLINE bool any_lane(const __m256d& m) { return _mm256_movemask_pd(m) != 0; }
+T7_INLINE bool any_lane(const __m256& m) { return _mm256_movemask_ps(m) != 0; }
+#endif
+#if defined(EIGEN_VECTORIZE_SSE2)
+T7_INLINE bool any_lane(const __m128d& m) { return _mm_movemask_pd(m) != 0; }
+T7_INLINE bool any_lane(const __m128& m) { return _mm_movemask_ps(m) != 0; }
+#endif
+// Lane 0 of a packet (Eigen's pfirst of AVX-512 packets warns as above).
+#if defined(EIGEN_VECTORIZE_AVX512)
+T7_INLINE double first_lane(const __m512d& p) { return _mm512_cvtsd_f64(p); }
+T7_INLINE float first_lane(const __m512& p) { return _mm512_cvtss_f32(p); }
+#endif
+template <class P>
+T7_INLINE auto first_lane(const P& p) {
+    return ei::pfirst(p);
+}
+// A full packet folded to its lower half with op (lanes i and i + n/2), then
+// by Eigen's own fold of the half packet: the order Eigen's predux of AVX-512
+// packets uses, without its _mm512_extract* (which warns as above).
+#if defined(EIGEN_VECTORIZE_AVX512)
+template <class Op>
+T7_INLINE __m256d fold_halves(const __m512d& p, Op op) {
+    return op(_mm512_castpd512_pd256(p), _mm512_maskz_extractf64x4_pd(0xF, p, 1));
+}
+#if defined(EIGEN_VECTORIZE_AVX512DQ)
+template <class Op>
+T7_INLINE __m256 fold_halves(const __m512& p, Op op) {
+    return op(_mm512_castps512_ps256(p), _mm512_maskz_extractf32x8_ps(0xFF, p, 1));
+}
+#endif
+#endif
+template <class P, class Op>
+T7_INLINE const P& fold_halves(const P& p, Op) { // other packets: as they are
+    return p;
+}
+template <class P>
+T7_INLINE bool any_lane(const P& m) { // other ISAs
+    return ei::predux_any(m);
+}
+
 // Arithmetic that wraps identically in SIMD and scalar form.
 template <class T>
 struct packet_op<op::add, T> : via_eigen<ei::scalar_sum_op<T, T>> {};
@@ -84,9 +138,9 @@ struct packet_op<op::cinv, T> : via_eigen<ei::scalar_inverse_op<T>> {};
 // The correctly rounded square root instruction. With EIGEN_FAST_MATH (its
 // default) Eigen's psqrt is rsqrt plus Newton steps: sqrt(+inf) is NaN, and
 // finite results may be off by an ulp.
-#if defined(EIGEN_VECTORIZE_AVX512)
-T7_INLINE __m512 exact_sqrt(const __m512& x) { return _mm512_sqrt_ps(x); }
-T7_INLINE __m512d exact_sqrt(const __m512d& x) { return _mm512_sqrt_pd(x); }
+#if defined(EIGEN_VECTORIZE_AVX512) // maskz: g++ 12's unmasked forms warn in users' code
+T7_INLINE __m512 exact_sqrt(const __m512& x) { return _mm512_maskz_sqrt_ps(0xFFFF, x); }
+T7_INLINE __m512d exact_sqrt(const __m512d& x) { return _mm512_maskz_sqrt_pd(0xFF, x); }
 #endif
 #if defined(EIGEN_VECTORIZE_AVX)
 T7_INLINE __m256 exact_sqrt(const __m256& x) { return _mm256_sqrt_ps(x); }
@@ -112,7 +166,7 @@ template <class T, class P>
 T7_INLINE P exp_full_range(const P& x) {
     const P y = ei::pexp(x);
     const P below = ei::pcmp_lt(x, ei::pset1<P>(exp_normal_lo<T>));
-    if (EIGEN_PREDICT_FALSE(ei::predux_any(below))) {
+    if (EIGEN_PREDICT_FALSE(any_lane(below))) {
         const P h = ei::pexp(ei::pmul(x, ei::pset1<P>(T(0.5))));
         return ei::pselect(below, ei::pmul(h, h), y);
     }
@@ -144,7 +198,7 @@ struct packet_op<op::sigmoid, T> { // far left sigmoid(x) = exp(x) to the last b
     static T7_INLINE P run(const P& x) {
         const P y = ei::scalar_logistic_op<T>().packetOp(x);
         const P below = ei::pcmp_lt(x, ei::pset1<P>(exp_normal_lo<T>));
-        if (EIGEN_PREDICT_FALSE(ei::predux_any(below)))
+        if (EIGEN_PREDICT_FALSE(any_lane(below)))
             return ei::pselect(below, exp_full_range<T>(x), y);
         return y;
     }
@@ -194,7 +248,7 @@ struct packet_op<op::log1p, T> : vmath_op<T> {
     static T7_INLINE P run(const P& x) {
         const P r = vmath::log1p(x);
         const P far = ei::pcmp_lt(ei::pset1<P>(std::is_same_v<T, float> ? T(1e38) : T(1e307)), x);
-        if (EIGEN_PREDICT_FALSE(ei::predux_any(far))) return ei::pselect(far, vmath::log_u10(x), r);
+        if (EIGEN_PREDICT_FALSE(any_lane(far))) return ei::pselect(far, vmath::log_u10(x), r);
         return r;
     }
 };
@@ -248,8 +302,8 @@ template <class Op, class T, class F, class P>
         const P up = ei::pcmp_lt(ax, ei::pset1<P>(b)); // this class and the ones below
         const P cls = ei::pandnot(up, below);
         below = up;
-        if (!ei::predux_any(ei::pandnot(all, up))) break; // no larger lane: r is right
-        if (ei::predux_any(cls)) r = ei::pselect(cls, f(ei::pand(x, up)), r);
+        if (!any_lane(ei::pandnot(all, up))) break; // no larger lane: r is right
+        if (any_lane(cls)) r = ei::pselect(cls, f(ei::pand(x, up)), r);
     }
     return r;
 }
@@ -258,7 +312,7 @@ T7_INLINE P by_range(F f, const P& x) {
     const P r = f(x);
     const P ax = ei::pabs(x);
     const P all = ei::ptrue(x);
-    if (EIGEN_PREDICT_TRUE(!ei::predux_any(
+    if (EIGEN_PREDICT_TRUE(!any_lane(
             ei::pandnot(all, ei::pcmp_lt(ax, ei::pset1<P>(trig_ranges<Op, T>::bound[0]))))))
         return r; // every lane in the first class
     return by_class<Op, T>(f, x, ax, all, r);

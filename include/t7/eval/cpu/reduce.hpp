@@ -35,7 +35,8 @@ struct packet_red<red::sum> {
     }
     template <class P>
     static auto fold(const P& p) {
-        return ei::predux(p);
+        return ei::predux(
+            fold_halves(p, [](const auto& a, const auto& b) { return ei::padd(a, b); }));
     }
 };
 template <>
@@ -52,7 +53,8 @@ struct packet_red<red::max> {
     }
     template <class P>
     static auto fold(const P& p) {
-        return ei::predux_max<Eigen::PropagateNaN>(p);
+        return ei::predux_max<Eigen::PropagateNaN>(fold_halves(
+            p, [](const auto& a, const auto& b) { return ei::pmax<Eigen::PropagateNaN>(a, b); }));
     }
 };
 template <>
@@ -68,7 +70,8 @@ struct packet_red<red::min> {
     }
     template <class P>
     static auto fold(const P& p) {
-        return ei::predux_min<Eigen::PropagateNaN>(p);
+        return ei::predux_min<Eigen::PropagateNaN>(fold_halves(
+            p, [](const auto& a, const auto& b) { return ei::pmin<Eigen::PropagateNaN>(a, b); }));
     }
 };
 
