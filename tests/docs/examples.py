@@ -88,7 +88,7 @@ def run_page(md, exs, work, args, root):
     src, exe = work / (md.stem + ".cpp"), work / md.stem
     src.write_text("\n".join(parts) + "\n")
     incs = [f"-I{d}" for d in args.include] + [f"-I{root / 'include'}", "-I/usr/include/eigen3"]
-    cmd = [args.cxx, "-std=c++20", "-O0", "-w", *incs, str(src), "-o", str(exe)]
+    cmd = [args.cxx, "-std=c++20", "-O0", "-w", *incs, str(src), "-o", str(exe), "-lsleef"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         print(r.stderr[-6000:])
