@@ -241,6 +241,49 @@ TEST_CASE("cuda: integer arithmetic, promotion, comparisons and casts") {
     check_exact(m, [&](int64_t i) { return double(2.f * float(wave(i)) + float(at(I32, i))); });
 }
 
+// pow with a constant exponent and square (op::pow_scalar's forms, the same
+// functor on the device), and the functions of the third round.
+TEST_CASE("cuda: pow with constant exponents, square, exp2 expm1 log2 log10 cbrt erf erfc") {
+    const HostT<double> X = host<double>({4, 8}, [](int64_t i) { return 0.25 + 0.37 * i; });
+    const DevT<double> x = X.cuda();
+    for (double e : {0.0, 1.0, 2.0, 3.0, 4.0, 0.5, -0.5, 1.5, -1.0, -1.5, -2.0, -3.0, -4.0, 2.7}) {
+        CAPTURE(e);
+        check_close(
+            t7::eval(t7::pow(x, e)), [&](int64_t i) { return std::pow(at(X, i), e); }, 1e-14);
+        check_close(
+            t7::eval(t7::pow(x.t(), e)), // the strided path
+            [&](int64_t i) { return std::pow(at(X, (i % 4) * 8 + i / 4), e); }, 1e-14);
+    }
+    check_exact(t7::eval(t7::pow(x, 2)), [&](int64_t i) { return at(X, i) * at(X, i); });
+    check_exact(t7::eval(t7::square(x) + 1), [&](int64_t i) { return at(X, i) * at(X, i) + 1; });
+    const DevT<int32_t> n = host<int32_t>({5}, [](int64_t i) { return int32_t(i * 30000); }).cuda();
+    check_exact(t7::eval(t7::square(n)), [](int64_t i) { // wraps as int32 multiplication does
+        return double(int32_t(uint32_t(i * 30000) * uint32_t(i * 30000)));
+    });
+    const double inf = std::numeric_limits<double>::infinity();
+    const HostT<double> S = host<double>({4}, [&](int64_t i) {
+        const double v[4] = {0.0, -0.0, -inf, inf};
+        return v[i];
+    });
+    const DevT<double> s = S.cuda();
+    check_exact(t7::eval(t7::pow(s, 0.5)), [&](int64_t i) { return std::pow(at(S, i), 0.5); });
+    check_exact(t7::eval(t7::pow(s, -1.5)), [&](int64_t i) { return std::pow(at(S, i), -1.5); });
+    check_close(
+        t7::eval(t7::exp2(x)), [&](int64_t i) { return std::exp2(at(X, i)); }, 1e-14);
+    check_close(
+        t7::eval(t7::expm1(x)), [&](int64_t i) { return std::expm1(at(X, i)); }, 1e-14);
+    check_close(
+        t7::eval(t7::log2(x)), [&](int64_t i) { return std::log2(at(X, i)); }, 1e-14);
+    check_close(
+        t7::eval(t7::log10(x)), [&](int64_t i) { return std::log10(at(X, i)); }, 1e-14);
+    check_close(
+        t7::eval(t7::cbrt(x)), [&](int64_t i) { return std::cbrt(at(X, i)); }, 1e-14);
+    check_close(
+        t7::eval(t7::erf(x)), [&](int64_t i) { return std::erf(at(X, i)); }, 1e-14);
+    check_close(
+        t7::eval(t7::erfc(x)), [&](int64_t i) { return std::erfc(at(X, i)); }, 1e-13);
+}
+
 // The divisor is checked (a reduction on the device) before the kernel writes.
 TEST_CASE("cuda: integer division by zero throws before anything is written") {
     const DevT<int32_t> a = host<int32_t>({3}, [](int64_t i) { return 6 - 5 * i; }).cuda();
