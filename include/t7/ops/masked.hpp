@@ -343,6 +343,43 @@ void op_masked_select(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src, 
     }
 }
 
+// The selected elements of contiguous p (n of them, mask bytes m) become v:
+// whole words of 64 skipped or filled, the others by masked stores (AVX-512,
+// 4- and 8-byte elements) or one store per selected element. Unselected
+// elements are never stored to (an overlapping self may be filled).
+template <class T>
+void fill_bytes(T* p, const uint8_t* m, int64_t n, T v) {
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint64_t bits = mask_bits64(m + i);
+        if (bits == 0) continue;
+        if (bits == ~uint64_t(0)) {
+            std::fill(p + i, p + i + 64, v);
+            continue;
+        }
+#if defined(__AVX512F__)
+        if constexpr (sizeof(T) == 8) {
+            int64_t w;
+            std::memcpy(&w, &v, 8);
+            const __m512i vv = _mm512_set1_epi64(w);
+            for (int j = 0; j < 8; ++j)
+                _mm512_mask_storeu_epi64(p + i + 8 * j, __mmask8(bits >> (8 * j)), vv);
+            continue;
+        } else if constexpr (sizeof(T) == 4) {
+            int32_t w;
+            std::memcpy(&w, &v, 4);
+            const __m512i vv = _mm512_set1_epi32(w);
+            for (int j = 0; j < 4; ++j)
+                _mm512_mask_storeu_epi32(p + i + 16 * j, __mmask16(bits >> (16 * j)), vv);
+            continue;
+        }
+#endif
+        for (; bits != 0; bits &= bits - 1) p[i + std::countr_zero(bits)] = v;
+    }
+    for (; i < n; ++i)
+        if (m[i]) p[i] = v;
+}
+
 template <class T, class N>
 void op_masked_fill(ops_tag, Tensor<T, CPU>& self, const N& node, T v) {
     const Shape mshape = check_mask("maskedFill", self, node);
@@ -358,8 +395,8 @@ void op_masked_fill(ops_tag, Tensor<T, CPU>& self, const N& node, T v) {
             ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
                 T* p = xp + ox;
                 if constexpr (is_byte_leaf<decltype(mb)>) {
-                    if (xs == 1 && mb.s == 1 && parallel) { // a blend: vectorises
-                        for (int64_t i = 0; i < n; ++i) p[i] = mb.p[i] ? v : p[i];
+                    if (xs == 1 && mb.s == 1) {
+                        fill_bytes(p, mb.p, n, v);
                         return;
                     }
                 }
@@ -457,6 +494,50 @@ void op_masked_assign(ops_tag, Tensor<T, CPU>& self, const N& node, const Shape&
 
 // ---- nonzero ----------------------------------------------------------------------
 
+// Bit i set where p[i] != 0 (NaN included), for the 64 elements at p.
+template <class T>
+T7_INLINE uint64_t nonzero_bits64(const T* p) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
+        return mask_bits64(reinterpret_cast<const uint8_t*>(p));
+    }
+#if defined(__AVX512F__)
+    else if constexpr (std::is_same_v<T, double>) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 8; ++j)
+            bits |= uint64_t(_mm512_cmp_pd_mask(_mm512_loadu_pd(p + 8 * j), _mm512_setzero_pd(),
+                                                _CMP_NEQ_UQ))
+                    << (8 * j);
+        return bits;
+    } else if constexpr (std::is_same_v<T, float>) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 4; ++j)
+            bits |= uint64_t(_mm512_cmp_ps_mask(_mm512_loadu_ps(p + 16 * j), _mm512_setzero_ps(),
+                                                _CMP_NEQ_UQ))
+                    << (16 * j);
+        return bits;
+    } else if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 8; ++j) {
+            const __m512i a = _mm512_loadu_si512(p + 8 * j);
+            bits |= uint64_t(_mm512_test_epi64_mask(a, a)) << (8 * j);
+        }
+        return bits;
+    } else if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 4; ++j) {
+            const __m512i a = _mm512_loadu_si512(p + 16 * j);
+            bits |= uint64_t(_mm512_test_epi32_mask(a, a)) << (16 * j);
+        }
+        return bits;
+    }
+#endif
+    else {
+        uint64_t bits = 0;
+        for (int i = 0; i < 64; ++i) bits |= uint64_t(compute_t<T>(p[i]) != 0) << i;
+        return bits;
+    }
+}
+
 // The n x dim LongTensor of the 0-based coordinates of x's non-zero elements,
 // in layout order (an empty tensor when there are none).
 template <class T, class D>
@@ -477,7 +558,11 @@ void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
         int64_t cnt = 0;
         const int64_t s = any_order.inner_stride(0);
         iter::for_each_run(any_order, b, e, [&](const std::array<int64_t, 1>& off, int64_t n) {
-            for (int64_t i = 0; i < n; ++i) cnt += compute_t<T>(xp[off[0] + i * s]) != 0;
+            const T* p = xp + off[0];
+            int64_t i = 0;
+            if (s == 1)
+                for (; i + 64 <= n; i += 64) cnt += std::popcount(nonzero_bits64(p + i));
+            for (; i < n; ++i) cnt += compute_t<T>(p[i * s]) != 0;
         });
         counts[size_t(c)] = cnt;
     });
@@ -505,8 +590,17 @@ void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
             for (int64_t j0 = 0; j0 < inner; j0 += 64) {
                 const int64_t len = std::min<int64_t>(64, inner - j0);
                 uint64_t bits = 0;
-                for (int64_t i = 0; i < len; ++i)
-                    bits |= uint64_t(compute_t<T>(p[j0 + i]) != 0) << i;
+                if (len == 64) {
+                    bits = nonzero_bits64(p + j0);
+                } else {
+                    for (int64_t i = 0; i < len; ++i)
+                        bits |= uint64_t(compute_t<T>(p[j0 + i]) != 0) << i;
+                }
+                if (rank == 1) { // one coordinate per element
+                    for (; bits != 0; bits &= bits - 1)
+                        o[row++ * os0] = j0 + std::countr_zero(bits);
+                    continue;
+                }
                 for (; bits != 0; bits &= bits - 1) {
                     int64_t* orow = o + row * os0;
                     for (size_t d = 0; d + 1 < rank; ++d) orow[int64_t(d) * os1] = coord[d];
