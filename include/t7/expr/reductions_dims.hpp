@@ -74,7 +74,7 @@ MergedDims<T, D> merge_dims(const Tensor<T, D>& x, std::initializer_list<int64_t
     if (chained) {
         sz.push_back(count);
         st.push_back(rd.empty() ? 1 : x.stride(rd.back()));
-        m.flat = Tensor<T, D>(x.storage(), x.storageOffset(), sz, st);
+        m.flat.set(Tensor<T, D>(x.storage(), x.storageOffset(), sz, st)); // a view
     } else {
         Shape perm;
         for (int64_t d = 0; d < n; ++d)
@@ -82,7 +82,7 @@ MergedDims<T, D> merge_dims(const Tensor<T, D>& x, std::initializer_list<int64_t
         for (int64_t d = 0; d < n; ++d)
             if (reduced[size_t(d)]) perm.push_back(d);
         sz.push_back(count);
-        m.flat = x.permute(perm).contiguous().view(sz);
+        m.flat.set(x.permute(perm).contiguous().view(sz));
     }
     return m;
 }
