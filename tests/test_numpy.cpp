@@ -411,6 +411,24 @@ TEST_CASE("t7::tensordot against naive loops") {
         // an expression operand, evaluated once
         CHECK(near(values(t7::tensordot(a * 1.0, b, {{1, 2}, {2, 0}})), want));
     }
+    SUBCASE("operands become matrices without a copy when their layouts allow") {
+        // (detail: the matrices handed to t7::mm)
+        const DoubleTensor ma = t7::detail::as_matrix(a, Shape{0, 1, 2}, 2);
+        CHECK(ma.sizes() == Shape{6, 4});
+        CHECK(ma.storage() == a.storage());
+        const DoubleTensor bt = seq({4, 5}).t().clone().t(); // column-major 4x5
+        const DoubleTensor mb = t7::detail::as_matrix(bt, Shape{0, 1}, 1);
+        CHECK(mb.storage() == bt.storage());
+        CHECK(mb.strides() == Shape{1, 4});
+        // a's dims (1, 2) against the free dim 0: a transposed view, still no copy
+        const DoubleTensor mt = t7::detail::as_matrix(a, Shape{1, 2, 0}, 2);
+        CHECK(mt.storage() == a.storage());
+        CHECK(mt.sizes() == Shape{12, 2});
+        // dims 0 and 2 as the rows do not chain: a copy
+        const DoubleTensor mc = t7::detail::as_matrix(a, Shape{0, 2, 1}, 2);
+        CHECK_FALSE(mc.storage() == a.storage());
+        CHECK(values(mc) == values(a.permute(0, 2, 1).contiguous()));
+    }
     SUBCASE("errors") {
         DoubleTensor b = seq({4, 5});
         CHECK_THROWS_AS(t7::tensordot(a, b, 2), ShapeError); // 3x4 against 4x5
