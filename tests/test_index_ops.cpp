@@ -664,10 +664,15 @@ TEST_CASE("x[mask] = v and x[mask] = t: Torch7's indexing examples") {
     x[x < 0] = -2;         // x[torch.lt(x,0)] = -2
     CHECK(values(x) == Values{0,  1, 1, -2, 0, 0, 0,  2, 2, -2, 0, 0, 0,  3, 0,
                               -2, 0, 0, 0,  4, 0, -2, 0, 0, 0,  5, 0, -2, 0, 0});
-    x[1] = 7;                     // x[2] = 7
-    x[2] = seq({6}, 11);          // x[3] = torch.range(11,16)
-    x(-1, -1) = 99;               // x[{-1,-1}] = 99
-    x[eq(x, 0)] = seq({11}, 101); // x[torch.eq(x,0)] = torch.range(101,111)
+    x[1] = 7;            // x[2] = 7
+    x[2] = seq({6}, 11); // x[3] = torch.range(11,16)
+    x(-1, -1) = 99;      // x[{-1,-1}] = 99
+    // x[torch.eq(x,0)] = torch.range(101,111): 11 values for the 10 zeros, Torch7
+    // taking the first 10. x[mask] = values now needs exactly as many values
+    // (NumPy's contract, third round); maskedCopy keeps Torch7's rule.
+    CHECK_THROWS_MSG(x[eq(x, 0)] = seq({11}, 101), ShapeError,
+                     "the mask selects 10 elements but the values have 11");
+    x.maskedCopy(eq(x, 0), seq({11}, 101));
     CHECK(values(x) == Values{101, 1,  1,  -2,  102, 103, 7,  7,   7,   7,   7, 7,   11, 12,  13,
                               14,  15, 16, 104, 4,   105, -2, 106, 107, 108, 5, 109, -2, 110, 99});
 }
@@ -831,7 +836,7 @@ TEST_CASE("maskedFill: non-contiguous masks and tensors, expanded tensors, error
         CHECK_THROWS_MSG(x.maskedFill(x + 1, 0), TypeError, "got torch.DoubleTensor");
         CHECK_THROWS_MSG(x[ByteTensor(5).zero()] = 1, ShapeError, "maskedFill");
         CHECK_THROWS_MSG(x[ByteTensor(6).fill(1)] = seq({5}), ShapeError,
-                         "maskedCopy: the mask selects 6 elements but the source has only 5");
+                         "x[mask] = values: the mask selects 6 elements but the values have 5");
         CHECK(s.unchanged());
     }
 }
@@ -1386,4 +1391,211 @@ TEST_CASE("mode") {
     CHECK(values(d.values) == Values{4, 4, 1});
     CHECK(values(d.indices) == Values{0, 0, 0});
     CHECK_THROWS_MSG(DoubleTensor().mode(), ShapeError, "mode: the tensor is empty");
+}
+
+// ---- x[mask] = values: NumPy's contract (third round, issue 35) -------------------------
+
+TEST_CASE("x[mask] = values: exactly as many values as selected, or one") {
+    SUBCASE("a value of the tensor's full shape is refused, naming both counts") {
+        // Torch7's maskedCopy paired the k-th selected element with e's k-th
+        // element (-1 1 -2 2); NumPy users mean the elements at the same places.
+        DoubleTensor x = vec({-1, 4, -2, 9});
+        Snapshot<double> s(x);
+        CHECK_THROWS_MSG(x[x > 0] = t7::sqrt(t7::abs(x)), ShapeError,
+                         "x[mask] = values: the mask selects 2 elements but the values have 4 "
+                         "(size 4)");
+        CHECK(s.unchanged());
+        // what was meant: the selected values, transformed
+        DoubleTensor sel = x[x > 0];
+        x[x > 0] = t7::sqrt(sel);
+        CHECK(values(x) == Values{-1, 2, -2, 3});
+        // the same through maskedCopy's Torch7 semantics, on purpose
+        DoubleTensor y = vec({-1, 4, -2, 9});
+        y.maskedCopy(y > 0, t7::eval(t7::sqrt(t7::abs(y))));
+        CHECK(values(y) == Values{-1, 1, -2, 2});
+    }
+    SUBCASE("a 1-D tensor of the selected count, of another type, as a view") {
+        DoubleTensor x = seq({2, 3}); // 1..6
+        x[x > 3] = vec<int32_t>({40, 50, 60});
+        CHECK(values(x) == Values{1, 2, 3, 40, 50, 60});
+        DoubleTensor src = seq({6}, 100);
+        x[x < 3] = src(slice(0, 4, 2)); // a strided view: 100 102
+        CHECK(values(x) == Values{100, 102, 3, 40, 50, 60});
+        CHECK(values(src) == Values{100, 101, 102, 103, 104, 105});
+    }
+    SUBCASE("an expression of the selected count, evaluated once before writing") {
+        DoubleTensor x = seq({4});
+        DoubleTensor y = seq({2});
+        x[x > 2] = y * 10 + x(slice(0, 2)); // reads x: 10 + 1, 20 + 2
+        CHECK(values(x) == Values{1, 2, 11, 22});
+    }
+    SUBCASE("one value (a tensor or an expression of size 1) fills every selected element") {
+        DoubleTensor x = seq({5});
+        x[x > 2] = vec({7});
+        CHECK(values(x) == Values{1, 2, 7, 7, 7});
+        x[x < 2] = vec<float>({-1}) * 3;
+        CHECK(values(x) == Values{-3, 2, 7, 7, 7});
+        x[x > 100] = vec({5}); // nothing selected: nothing written
+        CHECK(values(x) == Values{-3, 2, 7, 7, 7});
+    }
+    SUBCASE("nothing selected: an empty tensor or one value, nothing else") {
+        DoubleTensor x = seq({3});
+        x[x > 10] = DoubleTensor();
+        CHECK(values(x) == Values{1, 2, 3});
+        CHECK_THROWS_MSG(x[x > 10] = seq({3}), ShapeError,
+                         "the mask selects 0 elements but the values have 3");
+        CHECK(values(x) == Values{1, 2, 3});
+    }
+    SUBCASE("too few, too many, or not 1-D: ShapeError, nothing written") {
+        DoubleTensor x = seq({2, 3});
+        Snapshot<double> s(x);
+        CHECK_THROWS_MSG(x[x > 2] = seq({3}), ShapeError,
+                         "the mask selects 4 elements but the values have 3 (size 3)");
+        CHECK_THROWS_MSG(x[x > 2] = seq({5}), ShapeError,
+                         "the mask selects 4 elements but the values have 5 (size 5)");
+        CHECK_THROWS_MSG(x[x > 2] = seq({2, 2}), ShapeError,
+                         "the mask selects 4 elements but the values have 4 (size 2x2)");
+        CHECK_THROWS_MSG(x[x > 2] = seq({2}) + seq({2}), ShapeError, "the values have 2");
+        DoubleTensor y = seq({3});
+        CHECK_THROWS_MSG(x[x > 2] = y[y > 0], ShapeError, "the values have 3");
+        CHECK_THROWS_MSG(x[ByteTensor(5).fill(1)] = seq({5}), ShapeError,
+                         "x[mask] = values: the mask has 5 elements (size 5) but the tensor "
+                         "has 6");
+        CHECK(s.unchanged());
+    }
+    SUBCASE("maskedCopy keeps Torch7's take-the-first-values") {
+        DoubleTensor x = seq({4});
+        x.maskedCopy(x > 2, seq({4}, 10));
+        CHECK(values(x) == Values{1, 2, 10, 11});
+    }
+}
+
+// ---- the masked kernels against naive loops --------------------------------------------
+
+namespace {
+// A mask of n bytes: random (density p), runs of ones and zeros, all, none,
+// with values other than 1 for "selected".
+std::vector<uint8_t> mask_pattern(int kind, int64_t n, unsigned seed) {
+    std::vector<uint8_t> m(size_t(n), 0);
+    std::mt19937 g(seed);
+    for (int64_t i = 0; i < n; ++i) {
+        switch (kind) {
+        case 0:
+            m[size_t(i)] = uint8_t(g() % 2 ? 1 + g() % 255 : 0);
+            break;
+        case 1:
+            m[size_t(i)] = uint8_t((i / 100) % 3 == 0);
+            break; // runs of 100
+        case 2:
+            m[size_t(i)] = 1;
+            break;
+        case 3:
+            m[size_t(i)] = 0;
+            break;
+        default:
+            m[size_t(i)] = uint8_t(g() % 16 == 0);
+            break; // sparse
+        }
+    }
+    return m;
+}
+} // namespace
+
+TEST_CASE_TEMPLATE("masked kernels equal naive loops (select, fill, copy, assign, nonzero)", T,
+                   uint8_t, int16_t, int32_t, float, double, int64_t) {
+    setNumThreads(2);
+    for (int64_t n : {int64_t(1), int64_t(63), int64_t(64), int64_t(1000), int64_t(200004)}) {
+        for (int kind = 0; kind < 5; ++kind) {
+            CAPTURE(n);
+            CAPTURE(kind);
+            const std::vector<uint8_t> mv = mask_pattern(kind, n, unsigned(n + kind));
+            ByteTensor mask(n);
+            std::copy(mv.begin(), mv.end(), mask.data());
+            Tensor<T> x = random_tensor<T>({n}, 1, 100, unsigned(7 * n + kind));
+            const Values xv = values(x);
+            Values sel;
+            std::vector<int64_t> where;
+            for (int64_t i = 0; i < n; ++i)
+                if (mv[size_t(i)]) {
+                    sel.push_back(xv[size_t(i)]);
+                    where.push_back(i);
+                }
+            const int64_t k = int64_t(sel.size());
+            // select, as a value and into an existing result of the right size
+            Tensor<T> s = x[mask];
+            CHECK(s.nElement() == k);
+            if (k > 0) CHECK(values(s) == sel);
+            Tensor<T> into(std::max<int64_t>(k, 1));
+            into.maskedSelect(x, mask);
+            if (k > 0) CHECK(values(into) == sel);
+            // the same with the mask as an expression (computed in blocks)
+            if (k > 0) CHECK(values(x.maskedSelect(mask != 0)) == sel);
+            // nonzero of the mask, 1-D and as 2-D rows of an odd length
+            LongTensor nz = mask.nonzero();
+            if (k > 0) {
+                REQUIRE(nz.sizes() == Shape{k, 1});
+                Values want(where.begin(), where.end());
+                CHECK(values(nz) == want);
+            } else {
+                CHECK(nz.dim() == 0);
+            }
+            if (n == 200004 && k > 0) {
+                LongTensor nz2 = mask.view(12, 16667).nonzero();
+                REQUIRE(nz2.sizes() == Shape{k, 2});
+                bool ok = true;
+                for (int64_t r = 0; r < k; ++r)
+                    ok = ok && nz2(r, 0) * 16667 + nz2(r, 1) == where[size_t(r)];
+                CHECK(ok);
+            }
+            // fill
+            Tensor<T> f = x.clone();
+            f.maskedFill(mask, T(3));
+            Values fv = xv;
+            for (int64_t i : where) fv[size_t(i)] = 3;
+            CHECK(values(f) == fv);
+            // assign exactly k values (descending, to see the pairing)
+            Tensor<T> a = x.clone();
+            Tensor<T> vals(std::max<int64_t>(k, 1));
+            for (int64_t j = 0; j < vals.nElement(); ++j) vals.data()[j] = T((j % 90) + 5);
+            if (k > 0) {
+                a[mask] = vals;
+                Values av = xv;
+                for (int64_t j = 0; j < k; ++j) av[size_t(where[size_t(j)])] = double((j % 90) + 5);
+                CHECK(values(a) == av);
+                // maskedCopy, through a transposed destination of the same values
+                Tensor<T> c = x.clone();
+                c.maskedCopy(mask, vals);
+                CHECK(values(c) == av);
+            }
+        }
+    }
+}
+
+TEST_CASE("masked kernels: strided tensors and masks against naive loops") {
+    setNumThreads(2);
+    const int64_t r = 300, c = 257;
+    DoubleTensor x = random_tensor<double>({r, c}, -1, 1, 3);
+    DoubleTensor xt = x.t(); // c x r view, layout order of the view
+    ByteTensor m = t7::eval(random_tensor<double>({c, r}, -1, 1, 4) > 0.0);
+    ByteTensor mt = m.t().clone().t(); // same values, column-major
+    Values want;
+    std::vector<std::pair<int64_t, int64_t>> at_;
+    for (int64_t i = 0; i < c; ++i)
+        for (int64_t j = 0; j < r; ++j)
+            if (m(i, j)) {
+                want.push_back(xt(i, j));
+                at_.emplace_back(i, j);
+            }
+    CHECK(values(DoubleTensor(xt[m])) == want);
+    CHECK(values(DoubleTensor(xt[mt])) == want);
+    DoubleTensor y = x.clone();
+    DoubleTensor yt = y.t();
+    yt[mt] = seq({int64_t(want.size())});
+    bool ok = true;
+    for (size_t k = 0; k < at_.size(); ++k)
+        ok = ok && yt(at_[k].first, at_[k].second) == double(k + 1);
+    CHECK(ok);
+    LongTensor nz = m.t().nonzero(); // strided: the generic path
+    REQUIRE(nz.size(0) == int64_t(want.size()));
+    CHECK(nz(0, 0) * 0 == 0);
 }

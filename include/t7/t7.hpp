@@ -39,6 +39,7 @@
 #include "cuda/blas.hpp"
 #include "eval/cpu/blas.hpp"
 #include "math/blas.hpp"
+#include "math/tensordot.hpp"
 #include "math/conv.hpp"
 #include "math/factories.hpp"
 #include "math/linalg.hpp"

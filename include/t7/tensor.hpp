@@ -29,6 +29,7 @@
 #include "eval/cpu/multi_assign.hpp"
 #include "eval/multi_assign.hpp"
 #include "expr/reductions.hpp"
+#include "expr/reductions_dims.hpp"
 
 #include "tensor/apply.hpp"
 #include "tensor/copy.hpp"

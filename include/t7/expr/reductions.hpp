@@ -11,6 +11,7 @@
 #include "reducers.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace t7 {
 
@@ -176,10 +177,12 @@ template <Expression E>
 auto min(const E& e) {
     return detail::reduce_all<red::min>(e, "min", false);
 }
+// mean, var and std of no elements are NaN (as NumPy's), not an error.
 template <Expression E>
 double mean(const E& e) {
-    double n = double(detail::reduce_shape(as_node(e), "mean", false).numel());
-    return double(sum(detail::mean_input(e))) / n;
+    const Shape s = detail::reduce_shape(as_node(e), "mean", true);
+    if (s.empty()) return std::numeric_limits<double>::quiet_NaN();
+    return double(sum(detail::mean_input(e))) / double(s.numel());
 }
 template <Expression E>
 bool any(const E& e) {
@@ -201,7 +204,7 @@ template <Expression E>
 double var(const E& e) {
     auto x = t7::eval(t7::cast<double>(e));
     int64_t n = x.nElement();
-    if (n == 0) detail::fail<ShapeError>("var: the tensor is empty");
+    if (n == 0) return std::numeric_limits<double>::quiet_NaN();
     double m = double(sum(x)) / double(n);
     double ss = double(sum((x - m) * (x - m)));
     return ss / double(n == 1 ? n : n - 1);

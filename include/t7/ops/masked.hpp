@@ -22,8 +22,14 @@
 #include "common.hpp"
 #include "members.hpp"
 
+#include <bit>
+#include <cstring>
 #include <ostream>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace t7 {
 
@@ -108,60 +114,148 @@ T7_INLINE bool mask_at(const B& b, int64_t i) {
     return cpu::scalar_at(b, i) != 0;
 }
 
+// ---- the byte kernels: 64 mask bytes as one word of bits ----------------------------
+
+// Bit i set where p[i] != 0, for the 64 bytes at p.
+T7_INLINE uint64_t mask_bits64(const uint8_t* p) {
+#if defined(__AVX512BW__)
+    const __m512i v = _mm512_loadu_si512(p);
+    return _mm512_test_epi8_mask(v, v);
+#elif defined(__AVX2__)
+    const __m256i z = _mm256_setzero_si256();
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+    const uint64_t lo = uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, z)));
+    const uint64_t hi = uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, z)));
+    return ~(lo | hi << 32);
+#elif defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    uint64_t zero = 0;
+    for (int q = 0; q < 4; ++q) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * q));
+        zero |= uint64_t(uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(a, z)))) << (16 * q);
+    }
+    return ~zero;
+#else
+    uint64_t bits = 0;
+    for (int i = 0; i < 64; ++i) bits |= uint64_t(p[i] != 0) << i;
+    return bits;
+#endif
+}
+
+// Bits of the first n (< 64) bytes at p.
+T7_INLINE uint64_t mask_bits_tail(const uint8_t* p, int64_t n) {
+    uint64_t bits = 0;
+    for (int64_t i = 0; i < n; ++i) bits |= uint64_t(p[i] != 0) << i;
+    return bits;
+}
+
+// Non-zero bytes among the n at p.
+inline int64_t count_bytes(const uint8_t* p, int64_t n) {
+    int64_t c = 0, i = 0;
+    for (; i + 64 <= n; i += 64) c += std::popcount(mask_bits64(p + i));
+    return c + std::popcount(mask_bits_tail(p + i, n - i));
+}
+
+// Appends to o the elements x[i] whose bit i is set (i < 64); returns how many.
+// May write up to 16 elements past the last one appended (o needs that room).
+template <class T>
+T7_INLINE int64_t compact64(const T* x, uint64_t bits, T* o) {
+    int64_t c = 0;
+#if defined(__AVX512F__)
+    if constexpr (sizeof(T) == 8) {
+        for (int j = 0; j < 8; ++j) {
+            const __mmask8 k = __mmask8(bits >> (8 * j));
+            const __m512i v = _mm512_maskz_compress_epi64(k, _mm512_loadu_si512(x + 8 * j));
+            _mm512_storeu_si512(o + c, v);
+            c += std::popcount(unsigned(k));
+        }
+        return c;
+    } else if constexpr (sizeof(T) == 4) {
+        for (int j = 0; j < 4; ++j) {
+            const __mmask16 k = __mmask16(bits >> (16 * j));
+            const __m512i v = _mm512_maskz_compress_epi32(k, _mm512_loadu_si512(x + 16 * j));
+            _mm512_storeu_si512(o + c, v);
+            c += std::popcount(unsigned(k));
+        }
+        return c;
+    }
+#endif
+    for (int i = 0; i < 64; ++i) { // branch-free: a store per element, kept when selected
+        o[c] = x[i];
+        c += int64_t(bits >> i & 1);
+    }
+    return c;
+}
+
+// The selected elements of contiguous x (n of them, mask bytes m) appended to
+// o, which has room for the selected ones plus 16: blocks of 64 with no
+// selected element are skipped, blocks of 64 selected ones copied whole.
+template <class T>
+int64_t compact_bytes(const T* x, const uint8_t* m, int64_t n, T* o) {
+    int64_t c = 0, i = 0;
+    for (; i + 64 <= n; i += 64) {
+        const uint64_t bits = mask_bits64(m + i);
+        if (bits == 0) continue;
+        if (bits == ~uint64_t(0)) {
+            std::memcpy(static_cast<void*>(o + c), x + i, 64 * sizeof(T));
+            c += 64;
+            continue;
+        }
+        c += compact64(x + i, bits, o + c);
+    }
+    for (; i < n; ++i) {
+        o[c] = x[i];
+        c += m[i] != 0;
+    }
+    return c;
+}
+
 template <class B>
 int64_t count_run(const B& b, int64_t n) {
-    int64_t c = 0;
     if constexpr (is_byte_leaf<B>) {
-        if (b.s == 1) {
-            for (int64_t i = 0; i < n; ++i) c += b.p[i] != 0;
-            return c;
-        }
+        if (b.s == 1) return count_bytes(b.p, n);
     }
+    int64_t c = 0;
     for (int64_t i = 0; i < n; ++i) c += mask_at(b, i);
     return c;
 }
 
 // Appends the selected elements of one run to o (stride os); returns how many.
 // `room` is how many elements o may take (the rest of this chunk's share of the
-// output). Branch-free compaction: straight into o while a whole block fits
-// with a slot to spare (the store after the last selected element then lands
-// on a slot that a later selected element overwrites), else into a small stack
-// buffer and copied out.
+// output). Blocks of the mask as bytes (the mask's own, or its expression's
+// values computed into a buffer) go through compact_bytes: straight into o
+// while a block fits with room to spare for its stores past the end, else
+// into a small stack buffer copied out.
 template <class T, class B>
 int64_t select_run(const T* x, int64_t xs, const B& b, int64_t n, T* o, int64_t os, int64_t room) {
-    constexpr int64_t block = 256;
-    T buf[block];
+    constexpr int64_t block = 1024;
+    constexpr int64_t slack = 16;
+    T buf[block + slack];
+    uint8_t mbuf[block];
     int64_t k = 0;
     for (int64_t i0 = 0; i0 < n; i0 += block) {
         const int64_t m = std::min(block, n - i0);
-        int64_t c = 0;
-        if constexpr (is_byte_leaf<B>) {
-            if (b.s == 1 && xs == 1) {
-                const uint8_t* mp = b.p + i0;
-                const T* xp = x + i0;
-                if (os == 1 && m < room - k) {
-                    T* dst = o + k;
-                    for (int64_t i = 0; i < m; ++i) {
-                        dst[c] = xp[i];
-                        c += mp[i] != 0;
-                    }
-                    k += c;
-                    continue;
-                }
-                for (int64_t i = 0; i < m; ++i) {
-                    buf[c] = xp[i];
-                    c += mp[i] != 0;
-                }
-            } else {
-                for (int64_t i = 0; i < m; ++i) {
-                    buf[c] = x[(i0 + i) * xs];
-                    c += b.p[(i0 + i) * b.s] != 0;
-                }
-            }
+        const uint8_t* mp = mbuf;
+        bool direct = false;
+        if constexpr (is_byte_leaf<B>) direct = b.s == 1;
+        if (direct) {
+            if constexpr (is_byte_leaf<B>) mp = b.p + i0;
         } else {
+            for (int64_t i = 0; i < m; ++i) mbuf[i] = uint8_t(mask_at(b, i0 + i));
+        }
+        int64_t c = 0;
+        if (xs == 1) {
+            if (os == 1 && m + slack <= room - k) {
+                k += compact_bytes(x + i0, mp, m, o + k);
+                continue;
+            }
+            c = compact_bytes(x + i0, mp, m, buf);
+        } else {
+            const T* xp = x + i0 * xs;
             for (int64_t i = 0; i < m; ++i) {
-                buf[c] = x[(i0 + i) * xs];
-                c += mask_at(b, i0 + i);
+                buf[c] = xp[i * xs];
+                c += mp[i] != 0;
             }
         }
         T* dst = o + k * os;
@@ -249,6 +343,43 @@ void op_masked_select(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src, 
     }
 }
 
+// The selected elements of contiguous p (n of them, mask bytes m) become v:
+// whole words of 64 skipped or filled, the others by masked stores (AVX-512,
+// 4- and 8-byte elements) or one store per selected element. Unselected
+// elements are never stored to (an overlapping self may be filled).
+template <class T>
+void fill_bytes(T* p, const uint8_t* m, int64_t n, T v) {
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint64_t bits = mask_bits64(m + i);
+        if (bits == 0) continue;
+        if (bits == ~uint64_t(0)) {
+            std::fill(p + i, p + i + 64, v);
+            continue;
+        }
+#if defined(__AVX512F__)
+        if constexpr (sizeof(T) == 8) {
+            int64_t w;
+            std::memcpy(&w, &v, 8);
+            const __m512i vv = _mm512_set1_epi64(w);
+            for (int j = 0; j < 8; ++j)
+                _mm512_mask_storeu_epi64(p + i + 8 * j, __mmask8(bits >> (8 * j)), vv);
+            continue;
+        } else if constexpr (sizeof(T) == 4) {
+            int32_t w;
+            std::memcpy(&w, &v, 4);
+            const __m512i vv = _mm512_set1_epi32(w);
+            for (int j = 0; j < 4; ++j)
+                _mm512_mask_storeu_epi32(p + i + 16 * j, __mmask16(bits >> (16 * j)), vv);
+            continue;
+        }
+#endif
+        for (; bits != 0; bits &= bits - 1) p[i + std::countr_zero(bits)] = v;
+    }
+    for (; i < n; ++i)
+        if (m[i]) p[i] = v;
+}
+
 template <class T, class N>
 void op_masked_fill(ops_tag, Tensor<T, CPU>& self, const N& node, T v) {
     const Shape mshape = check_mask("maskedFill", self, node);
@@ -264,8 +395,8 @@ void op_masked_fill(ops_tag, Tensor<T, CPU>& self, const N& node, T v) {
             ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
                 T* p = xp + ox;
                 if constexpr (is_byte_leaf<decltype(mb)>) {
-                    if (xs == 1 && mb.s == 1 && parallel) { // a blend: vectorises
-                        for (int64_t i = 0; i < n; ++i) p[i] = mb.p[i] ? v : p[i];
+                    if (xs == 1 && mb.s == 1) {
+                        fill_bytes(p, mb.p, n, v);
                         return;
                     }
                 }
@@ -276,30 +407,60 @@ void op_masked_fill(ops_tag, Tensor<T, CPU>& self, const N& node, T v) {
     });
 }
 
-template <class T, class N>
-void op_masked_copy(ops_tag, Tensor<T, CPU>& self, const N& node, const Tensor<T, CPU>& src_in) {
-    const Shape mshape = check_mask("maskedCopy", self, node);
-    if (self.nElement() == 0) return;
-    // Parallel: self does not overlap itself (the member refuses that).
+// The selected elements of contiguous p (n of them, mask bytes m) take the
+// values at s in order; returns how many were taken.
+template <class T>
+int64_t expand_bytes(T* p, const uint8_t* m, int64_t n, const T* s) {
+    int64_t k = 0, i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint64_t bits = mask_bits64(m + i);
+        if (bits == 0) continue;
+        if (bits == ~uint64_t(0)) {
+            std::memcpy(static_cast<void*>(p + i), s + k, 64 * sizeof(T));
+            k += 64;
+            continue;
+        }
+        for (; bits != 0; bits &= bits - 1) p[i + std::countr_zero(bits)] = s[k++];
+    }
+    for (; i < n; ++i)
+        if (m[i]) p[i] = s[k++];
+    return k;
+}
+
+// The selected elements of self (layout order) take the values of source()
+// in layout order. check(total) runs once the selection is counted, before
+// source() is called and before anything is written.
+template <class T, class N, class Check, class Source>
+void masked_copy_impl(const char* op, Tensor<T, CPU>& self, const N& node, Check&& check,
+                      Source&& source) {
+    const Shape mshape = check_mask(op, self, node);
+    if (self.nElement() == 0) {
+        check(int64_t(0));
+        return;
+    }
+    // Parallel: self does not overlap itself (the callers refuse that).
     dispatch_mask(self, node, mshape, true, [&](const auto& m) {
         using B = std::remove_cvref_t<decltype(m)>;
         const MaskLoop<B> ml(self, m, true);
         int64_t total = 0;
         const std::vector<int64_t> offsets = chunk_offsets(ml, true, total);
-        if (src_in.nElement() < total)
-            fail<ShapeError>("maskedCopy: the mask selects ", total,
-                             " elements but the source has only ", src_in.nElement(), " (size ",
-                             src_in.sizes(), ")");
+        check(total);
         if (total == 0) return;
         // The source is read in layout order: a contiguous snapshot unless it is one.
-        Tensor<T, CPU> src = src_in;
-        if (!src.isContiguous() || overlaps(self, src)) src.set(src_in.clone());
+        Tensor<T, CPU> src = source();
+        if (!src.isContiguous() || overlaps(self, src)) src.set(src.clone());
         const T* sp = src.data();
         T* xp = self.data();
         ml.chunks(true, [&](int64_t b, int64_t e, int64_t c) {
             int64_t k = offsets[size_t(c)];
             ml.walk(b, e, [&](int64_t ox, int64_t xs, int64_t n, const auto& mb) {
                 T* p = xp + ox;
+                if constexpr (is_byte_leaf<decltype(mb)>) {
+                    if (xs == 1 && mb.s == 1) {
+                        k += expand_bytes(p, mb.p, n, sp + k);
+                        return;
+                    }
+                }
                 for (int64_t i = 0; i < n; ++i)
                     if (mask_at(mb, i)) p[i * xs] = sp[k++];
             });
@@ -307,7 +468,75 @@ void op_masked_copy(ops_tag, Tensor<T, CPU>& self, const N& node, const Tensor<T
     });
 }
 
+template <class T, class N>
+void op_masked_copy(ops_tag, Tensor<T, CPU>& self, const N& node, const Tensor<T, CPU>& src) {
+    masked_copy_impl(
+        "maskedCopy", self, node,
+        [&](int64_t total) {
+            if (src.nElement() < total)
+                fail<ShapeError>("maskedCopy: the mask selects ", total,
+                                 " elements but the source has only ", src.nElement(), " (size ",
+                                 src.sizes(), ")");
+        },
+        [&] { return src; });
+}
+
+// x[mask] = values (MaskedRef, members.hpp): `values` (of size vshape, made by
+// source() once the count is checked) holds exactly as many values as the
+// mask selects.
+template <class T, class N, class Source>
+void op_masked_assign(ops_tag, Tensor<T, CPU>& self, const N& node, const Shape& vshape,
+                      Source&& source) {
+    masked_copy_impl(
+        "x[mask] = values", self, node, [&](int64_t total) { check_masked_values(total, vshape); },
+        source);
+}
+
 // ---- nonzero ----------------------------------------------------------------------
+
+// Bit i set where p[i] != 0 (NaN included), for the 64 elements at p.
+template <class T>
+T7_INLINE uint64_t nonzero_bits64(const T* p) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
+        return mask_bits64(reinterpret_cast<const uint8_t*>(p));
+    }
+#if defined(__AVX512F__)
+    else if constexpr (std::is_same_v<T, double>) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 8; ++j)
+            bits |= uint64_t(_mm512_cmp_pd_mask(_mm512_loadu_pd(p + 8 * j), _mm512_setzero_pd(),
+                                                _CMP_NEQ_UQ))
+                    << (8 * j);
+        return bits;
+    } else if constexpr (std::is_same_v<T, float>) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 4; ++j)
+            bits |= uint64_t(_mm512_cmp_ps_mask(_mm512_loadu_ps(p + 16 * j), _mm512_setzero_ps(),
+                                                _CMP_NEQ_UQ))
+                    << (16 * j);
+        return bits;
+    } else if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 8; ++j) {
+            const __m512i a = _mm512_loadu_si512(p + 8 * j);
+            bits |= uint64_t(_mm512_test_epi64_mask(a, a)) << (8 * j);
+        }
+        return bits;
+    } else if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 4; ++j) {
+            const __m512i a = _mm512_loadu_si512(p + 16 * j);
+            bits |= uint64_t(_mm512_test_epi32_mask(a, a)) << (16 * j);
+        }
+        return bits;
+    }
+#endif
+    else {
+        uint64_t bits = 0;
+        for (int i = 0; i < 64; ++i) bits |= uint64_t(compute_t<T>(p[i]) != 0) << i;
+        return bits;
+    }
+}
 
 // The n x dim LongTensor of the 0-based coordinates of x's non-zero elements,
 // in layout order (an empty tensor when there are none).
@@ -329,7 +558,11 @@ void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
         int64_t cnt = 0;
         const int64_t s = any_order.inner_stride(0);
         iter::for_each_run(any_order, b, e, [&](const std::array<int64_t, 1>& off, int64_t n) {
-            for (int64_t i = 0; i < n; ++i) cnt += compute_t<T>(xp[off[0] + i * s]) != 0;
+            const T* p = xp + off[0];
+            int64_t i = 0;
+            if (s == 1)
+                for (; i + 64 <= n; i += 64) cnt += std::popcount(nonzero_bits64(p + i));
+            for (; i < n; ++i) cnt += compute_t<T>(p[i * s]) != 0;
         });
         counts[size_t(c)] = cnt;
     });
@@ -344,6 +577,44 @@ void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
     out.resize(Shape{total, int64_t(rank)});
     int64_t* o = out.data();
     const int64_t os0 = out.stride(0), os1 = out.stride(1);
+    if (x.isContiguous()) {
+        // Rows of the last dimension: 64 elements at a time as a word of bits,
+        // each set bit one row of coordinates (the leading ones from an
+        // odometer advanced once per row).
+        const int64_t inner = x.size(int64_t(rank) - 1), rows = x.nElement() / inner;
+        const Shape& sz = x.sizes();
+        Shape coord(rank, 0);
+        int64_t row = 0;
+        for (int64_t r = 0; r < rows; ++r) {
+            const T* p = xp + r * inner;
+            for (int64_t j0 = 0; j0 < inner; j0 += 64) {
+                const int64_t len = std::min<int64_t>(64, inner - j0);
+                uint64_t bits = 0;
+                if (len == 64) {
+                    bits = nonzero_bits64(p + j0);
+                } else {
+                    for (int64_t i = 0; i < len; ++i)
+                        bits |= uint64_t(compute_t<T>(p[j0 + i]) != 0) << i;
+                }
+                if (rank == 1) { // one coordinate per element
+                    for (; bits != 0; bits &= bits - 1)
+                        o[row++ * os0] = j0 + std::countr_zero(bits);
+                    continue;
+                }
+                for (; bits != 0; bits &= bits - 1) {
+                    int64_t* orow = o + row * os0;
+                    for (size_t d = 0; d + 1 < rank; ++d) orow[int64_t(d) * os1] = coord[d];
+                    orow[int64_t(rank - 1) * os1] = j0 + std::countr_zero(bits);
+                    ++row;
+                }
+            }
+            for (size_t d = rank - 1; d-- > 0;) {
+                if (++coord[d] < sz[d]) break;
+                coord[d] = 0;
+            }
+        }
+        return;
+    }
     const iter::Loop<1> L = iter::make_loop<1>(x.sizes(), st, false);
     const int64_t s = L.inner_stride(0);
     const Shape& sz = x.sizes();

@@ -201,6 +201,20 @@ Tensor<T, D> maskedSelect(const Tensor<T, D>& x, const M& mask) {
 
 // ---- x[mask] --------------------------------------------------------------------
 
+namespace detail {
+// x[mask] = values: `values` (of size vshape) must hold exactly as many values
+// as the mask selects, as a 1-D tensor or expression (an empty one when none
+// is selected). One value is a fill, handled before.
+inline void check_masked_values(int64_t selected, const Shape& vshape) {
+    const int64_t n = vshape.empty() ? 0 : vshape.numel();
+    if ((vshape.size() == 1 && n == selected) || (vshape.empty() && selected == 0)) return;
+    fail<ShapeError>("x[mask] = values: the mask selects ", selected, " elements but the values ",
+                     "have ", n, " (size ", vshape,
+                     "); give one value or a 1-D tensor of exactly as many values "
+                     "(maskedCopy takes the first values of a longer source)");
+}
+} // namespace detail
+
 // What x[mask] returns: the tensor (a shared handle) and the mask's expression
 // node. Reading converts to a Tensor (maskedSelect); assigning writes through.
 template <class T, class D, class N>
@@ -219,18 +233,24 @@ public:
         target_.maskedFill(mask_, convert<T>(v));
         return *this;
     }
+    // = values: exactly as many values as the mask selects (a 1-D tensor or
+    // expression of that length), or one value (size 1, filled); otherwise a
+    // ShapeError naming both counts, before anything is written. An expression
+    // is evaluated once, after the check, before anything is written (it may
+    // read the tensor itself).
     template <class U>
     MaskedRef& operator=(const Tensor<U, D>& src) {
-        if constexpr (std::is_same_v<U, T>)
-            target_.maskedCopy(mask_, src);
-        else
-            target_.maskedCopy(mask_, src.template to<T>());
-        return *this;
+        return assign_values(src.sizes(), [&] {
+            if constexpr (std::is_same_v<U, T>)
+                return src;
+            else
+                return src.template to<T>();
+        });
     }
     template <Expression E>
     requires(!is_tensor_v<E>) MaskedRef& operator=(const E& e) {
-        target_.maskedCopy(mask_, t7::eval(t7::cast<T>(e)));
-        return *this;
+        return assign_values(expr_shape(e, "x[mask] = values"),
+                             [&] { return t7::eval(t7::cast<T>(e)); });
     }
     MaskedRef& operator=(const MaskedRef& o) { return *this = o.eval(); }
     template <class U, class N2>
@@ -263,6 +283,27 @@ public:
     friend std::ostream& operator<<(std::ostream& os, const MaskedRef& r) { return os << r.eval(); }
 
 private:
+    template <class F>
+    MaskedRef& assign_values(const Shape& vshape, F&& make) {
+        if (vshape.size() == 1 && vshape[0] == 1) { // one value: a fill
+            const Tensor<T, D> v = make();
+            if constexpr (std::is_same_v<D, CPU>)
+                target_.maskedFill(mask_, v.data()[0]);
+            else
+                target_.maskedFill(mask_, v.cpu().data()[0]);
+            return *this;
+        }
+        detail::check_writable("x[mask] = values", target_);
+        if constexpr (std::is_same_v<D, CPU>) {
+            op_masked_assign(detail::ops_tag{}, target_, mask_, vshape, make);
+        } else { // the device's maskedSelect counts; maskedCopy writes
+            const int64_t total = eval().nElement();
+            detail::check_masked_values(total, vshape);
+            if (total > 0) target_.maskedCopy(mask_, make());
+        }
+        return *this;
+    }
+
     template <class Op, class S>
     MaskedRef& update(const char* name, Op op, S v) {
         // selected = op(selected, v), written back through the mask: the mask is
@@ -287,6 +328,44 @@ private:
     Tensor<T, D> target_;
     N mask_;
 };
+
+// Reductions of a selection, evaluated once: t7::sum(x[x > 0]), t7::mean(x[m]).
+template <class T, class D, class N>
+auto sum(const MaskedRef<T, D, N>& r) {
+    return t7::sum(r.eval());
+}
+template <class T, class D, class N>
+auto prod(const MaskedRef<T, D, N>& r) {
+    return t7::prod(r.eval());
+}
+template <class T, class D, class N>
+double mean(const MaskedRef<T, D, N>& r) {
+    return t7::mean(r.eval());
+}
+template <class T, class D, class N>
+double var(const MaskedRef<T, D, N>& r) {
+    return t7::var(r.eval());
+}
+template <class T, class D, class N>
+double std(const MaskedRef<T, D, N>& r) {
+    return t7::std(r.eval());
+}
+template <class T, class D, class N>
+auto max(const MaskedRef<T, D, N>& r) {
+    return t7::max(r.eval());
+}
+template <class T, class D, class N>
+auto min(const MaskedRef<T, D, N>& r) {
+    return t7::min(r.eval());
+}
+template <class T, class D, class N>
+double norm(const MaskedRef<T, D, N>& r, double p = 2) {
+    return t7::norm(r.eval(), p);
+}
+template <class T, class D, class N>
+bool any(const MaskedRef<T, D, N>& r) {
+    return t7::any(r.eval());
+}
 
 template <class T, class D>
 template <Expression M>

@@ -1,13 +1,15 @@
-// x(i, t7::all, t7::slice(a, b, step), ...): integers pick an element (and drop
-// the dimension), t7::all keeps a dimension, slice narrows it with Python's
-// half-open bounds (negatives count from the end). All-integer calls return a
-// reference to the element; anything else returns a view.
+// x(i, t7::all, t7::slice(a, b, step), t7::newaxis, ...): integers pick an
+// element (and drop the dimension), t7::all keeps a dimension, slice narrows it
+// with Python's half-open bounds (negatives count from the end), newaxis inserts
+// a dimension of size 1 (as unsqueeze; it consumes no dimension of x).
+// All-integer calls return a reference to the element; anything else returns a view.
 #pragma once
 
 #include "tensor.hpp"
 
 #include <concepts>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 
@@ -20,6 +22,8 @@ struct all_t {
     bool operator()(const E& e) const;
     template <Expression E>
     auto operator()(const E& e, int64_t dim) const; // ByteTensor, dim kept with size 1
+    template <Expression E>
+    auto operator()(const E& e, std::initializer_list<int64_t> dims) const; // several dims
 };
 inline constexpr all_t all{};
 
@@ -30,10 +34,15 @@ struct slice {
         : start(start_), stop(stop_), step(step_) {}
 };
 
+// Index marker for "a new dimension of size 1 here" (NumPy's np.newaxis).
+struct newaxis_t {};
+inline constexpr newaxis_t newaxis{};
+
 namespace detail {
 
 template <class I>
-concept IndexArg = std::integral<I> || std::same_as<I, all_t> || std::same_as<I, slice>;
+concept IndexArg = std::integral<I> || std::same_as<I, all_t> || std::same_as<I, slice> ||
+    std::same_as<I, newaxis_t>;
 
 inline int64_t wrap_index(int64_t i, int64_t n, int64_t d, const char* op) {
     int64_t w = i < 0 ? i + n : i;
@@ -48,9 +57,11 @@ template <class T, class D>
 template <class... I>
 decltype(auto) Tensor<T, D>::operator()(I... idx) const {
     static_assert((detail::IndexArg<I> && ...),
-                  "Tensor::operator(): indices must be integers, t7::all or t7::slice");
-    if (int64_t(sizeof...(I)) > dim())
-        detail::fail<IndexError>("index: ", sizeof...(I), " indices for a ", dim(),
+                  "Tensor::operator(): indices must be integers, t7::all, t7::slice or "
+                  "t7::newaxis");
+    constexpr int64_t consumed = (0 + ... + int64_t(!std::is_same_v<I, newaxis_t>));
+    if (consumed > dim())
+        detail::fail<IndexError>("index: ", consumed, " indices for a ", dim(),
                                  "-D tensor of size ", sizes_);
     if constexpr ((std::integral<I> && ...)) {
         static_assert(std::is_same_v<D, CPU>,
@@ -66,12 +77,22 @@ decltype(auto) Tensor<T, D>::operator()(I... idx) const {
         ((off += detail::wrap_index(int64_t(idx), sizes_[d], d, "index") * strides_[d], ++d), ...);
         return static_cast<T&>(storage_.data()[off]);
     } else {
+        if (dim() == 0) detail::fail<ShapeError>("index: t7::newaxis on an empty tensor");
         Shape sz, st;
         int64_t off = offset_, d = 0;
         auto one = [&](auto i) {
             using A = decltype(i);
-            int64_t n = sizes_[d];
-            if constexpr (std::integral<A>) {
+            const int64_t n = d < dim() ? sizes_[d] : 0;
+            if constexpr (std::same_as<A, newaxis_t>) {
+                // Any stride serves a size-1 dimension; this one keeps the layout
+                // contiguous (as unsqueeze's). It consumes no dimension of x.
+                int64_t stride = 1;
+                if (d < dim() && __builtin_mul_overflow(sizes_[d], strides_[d], &stride))
+                    stride = 1;
+                sz.push_back(1);
+                st.push_back(stride);
+                return;
+            } else if constexpr (std::integral<A>) {
                 off += detail::wrap_index(int64_t(i), n, d, "index") * strides_[d];
             } else if constexpr (std::same_as<A, all_t>) {
                 sz.push_back(n);

@@ -183,6 +183,9 @@ public:
     Tensor squeeze() const;
     Tensor squeeze(int64_t dim) const;
     Tensor unsqueeze(int64_t dim) const;
+    // The diagonal of dims d1, d2 (offset > 0 above, < 0 below) as a view, last
+    // (NumPy's and PyTorch's order); an empty tensor when offset leaves none.
+    Tensor diagonal(int64_t offset = 0, int64_t d1 = 0, int64_t d2 = 1) const;
     std::vector<Tensor> split(int64_t size, int64_t dim = 0) const;
     std::vector<Tensor> chunk(int64_t n, int64_t dim = 0) const;
 

@@ -230,6 +230,37 @@ Tensor<T, D> Tensor<T, D>::unsqueeze(int64_t d) const {
 }
 
 template <class T, class D>
+Tensor<T, D> Tensor<T, D>::diagonal(int64_t offset, int64_t d1, int64_t d2) const {
+    if (dim() < 2)
+        detail::fail<ShapeError>("diagonal: needs 2 or more dimensions, got a ", dim(),
+                                 "-D tensor of size ", sizes_);
+    const int64_t a = wrap_dim(d1, "diagonal"), b = wrap_dim(d2, "diagonal");
+    if (a == b) detail::fail<IndexError>("diagonal: dimensions ", d1, " and ", d2, " are the same");
+    // Elements (i, i + offset) of (a, b): offset >= 0 starts at column offset,
+    // offset < 0 at row -offset; how many fit (none when |offset| passes the edge).
+    int64_t n = 0, off = offset_;
+    if (offset >= 0) {
+        if (offset < sizes_[b]) {
+            n = std::min(sizes_[a], sizes_[b] - offset);
+            off += offset * strides_[b];
+        }
+    } else if (offset > -sizes_[a]) { // -offset < sizes_[a], without negating INT64_MIN
+        n = std::min(sizes_[a] + offset, sizes_[b]);
+        off -= offset * strides_[a];
+    }
+    if (n <= 0) return with(offset_, Shape{}, Shape{});
+    Shape sz, st;
+    for (int64_t d = 0; d < dim(); ++d)
+        if (d != a && d != b) {
+            sz.push_back(sizes_[d]);
+            st.push_back(strides_[d]);
+        }
+    sz.push_back(n);
+    st.push_back(strides_[a] + strides_[b]);
+    return with(off, std::move(sz), std::move(st));
+}
+
+template <class T, class D>
 std::vector<Tensor<T, D>> Tensor<T, D>::split(int64_t size, int64_t d) const {
     d = wrap_dim(d, "split");
     if (size < 1) detail::fail<ShapeError>("split: size ", size, " must be positive");
