@@ -47,3 +47,4 @@ int default_threads();
 #define T7_POOL_LINKAGE inline
 #include "thread_pool_impl.hpp"
 #endif
+#undef T7_POOL_LINKAGE

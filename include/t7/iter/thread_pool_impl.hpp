@@ -32,10 +32,7 @@ namespace pool {
 // How long a waiting thread spins before it blocks: a helper between two loops
 // (a loop that follows within this time finds it awake), the caller waiting for
 // the chunks its helpers are running.
-#if !defined(T7_POOL_SPIN_NS)
-#define T7_POOL_SPIN_NS 5000
-#endif
-inline constexpr int64_t spin_ns = T7_POOL_SPIN_NS;
+inline constexpr int64_t spin_ns = 5000;
 
 inline constexpr uint64_t field = (uint64_t(1) << 20) - 1;
 inline int64_t next_of(uint64_t w) { return int64_t(w & field); }
