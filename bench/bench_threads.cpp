@@ -2,15 +2,16 @@
 // expression (bench_expr's W3), a full reduction and a 3-D 7-point stencil - at
 // 1 and 2 threads, on the machine as it is ("quiet") and with two busy sibling
 // processes this program forks (each spins on a core until killed). Prints the
-// best and the median time per call of `reps` rounds and the 2-thread/1-thread
-// ratios. Built twice: bench_threads (tensor7's pool, iter/thread_pool.hpp) and,
-// when the compiler has OpenMP, bench_threads_omp (T7_PARALLEL_OPENMP: the
-// OpenMP fork-join parallel_for used before). Usage: bench_threads [reps].
+// best and the median time per call of `reps` rounds (the thread counts
+// interleaved) and the 2-thread/1-thread ratios. Built twice: bench_threads (tensor7's pool,
+// iter/thread_pool.hpp) and, when the compiler has OpenMP, bench_threads_omp (T7_PARALLEL_OPENMP:
+// the OpenMP fork-join parallel_for used before). Usage: bench_threads [reps].
 #include "timing.hpp"
 
 #include <t7/t7.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -61,18 +62,26 @@ struct Times {
     double best, median;
 };
 
-// Per-call times of f over `reps` rounds of `inner` calls.
-Times measure(const std::function<void()>& f, int reps, int inner) {
-    std::vector<double> t;
-    f();
-    for (int r = 0; r < reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < inner; ++i) f();
-        const auto t1 = std::chrono::steady_clock::now();
-        t.push_back(std::chrono::duration<double>(t1 - t0).count() / inner);
+// Per-call times of f at 1 and at 2 threads over `reps` rounds of `inner`
+// calls, the two thread counts interleaved round by round (a shared machine's
+// drift hits both alike).
+std::array<Times, 2> measure(const std::function<void()>& f, int reps, int inner) {
+    std::vector<double> t[2];
+    for (int r = 0; r <= reps; ++r) {
+        for (int k = 0; k < 2; ++k) {
+            t7::setNumThreads(k + 1);
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < inner; ++i) f();
+            const auto t1 = std::chrono::steady_clock::now();
+            if (r > 0) t[k].push_back(std::chrono::duration<double>(t1 - t0).count() / inner);
+        }
     }
-    std::sort(t.begin(), t.end());
-    return {t.front(), t[t.size() / 2]};
+    std::array<Times, 2> out;
+    for (int k = 0; k < 2; ++k) {
+        std::sort(t[k].begin(), t[k].end());
+        out[size_t(k)] = {t[k].front(), t[k][t[k].size() / 2]};
+    }
+    return out;
 }
 
 struct Workload {
@@ -145,8 +154,8 @@ int main(int argc, char** argv) {
         if (std::fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
         std::fclose(f);
     }
-    std::printf("bench_threads: %s, best / median of %d rounds, ms per call; "
-                "load average before: %.2f\n",
+    std::printf("bench_threads: %s, best / median of %d rounds (1 and 2 threads interleaved), "
+                "ms per call; load average before: %.2f\n",
                 how, reps, load[0]);
     std::printf("%-26s | %-6s | %17s | %17s | %13s\n", "workload", "", "1 thread", "2 threads",
                 "2t/1t");
@@ -155,11 +164,7 @@ int main(int argc, char** argv) {
         Busy siblings;
         if (busy) siblings.start(busy);
         for (const Workload& w : work) {
-            Times t[2];
-            for (int threads : {1, 2}) {
-                t7::setNumThreads(threads);
-                t[threads - 1] = measure(w.run, reps, w.inner);
-            }
+            const std::array<Times, 2> t = measure(w.run, reps, w.inner);
             std::printf("%-26s | %-6s | %7.3f / %7.3f | %7.3f / %7.3f | %5.2f / %5.2f\n",
                         w.name.c_str(), busy ? "busy" : "quiet", t[0].best * 1e3, t[0].median * 1e3,
                         t[1].best * 1e3, t[1].median * 1e3, t[1].best / t[0].best,

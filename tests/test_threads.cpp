@@ -189,11 +189,36 @@ TEST_CASE("parallel_for: contiguous chunks in order, at most getNumThreads() of 
             }
         }
     }
-    // One chunk runs on the calling thread.
+    // One chunk runs on the calling thread, without the pool.
     t7::setNumThreads(4);
+    const uint64_t before = t7::detail::threaded_loops();
     const std::vector<Chunk> one = chunks_of_for(1000, 1000);
     REQUIRE(one.size() == 1);
     CHECK(one[0].thread == std::this_thread::get_id());
+    CHECK(t7::detail::threaded_loops() == before);
+    chunks_of_for(2000, 1000);
+    CHECK(t7::detail::threaded_loops() == before + 1);
+}
+
+TEST_CASE("an expression threads from two chunks' worth of work") {
+    // A user functor (32 units) of a float into a float (4 + 4): 40 units per
+    // element. Below two chunks' worth the loop stays on the calling thread;
+    // from two chunks, with two threads, it is handed to the pool. The values
+    // are the same. (What test_expr checked with omp_get_thread_num.)
+    KeepThreads keep;
+    t7::setNumThreads(2);
+    const int64_t grain = t7::iter::grain_for(40);
+    for (int64_t n : {2 * grain - 1, 2 * grain}) {
+        CAPTURE(n);
+        FloatTensor in(n), out(n);
+        for (int64_t i = 0; i < n; ++i) in.data()[i] = float(i % 13);
+        const uint64_t before = t7::detail::threaded_loops();
+        out = t7::map([](float v) { return v * 2; }, in);
+        CHECK(t7::detail::threaded_loops() - before == (n < 2 * grain ? 0u : 1u));
+        bool same = true;
+        for (int64_t i = 0; i < n; ++i) same = same && out.data()[i] == float(i % 13) * 2;
+        CHECK(same);
+    }
 }
 
 TEST_CASE("parallel_split: whole blocks, each once, on at most `chunks` threads") {

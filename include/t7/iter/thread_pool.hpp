@@ -42,6 +42,9 @@ void run_chunks(int64_t chunks, int threads, ChunkFn fn, void* ctx);
 // getNumThreads() before setNumThreads: OMP_NUM_THREADS when it is a positive
 // number, else the CPUs this process may run on.
 int default_threads();
+// Loops split into two or more chunks (calls of run_chunks) so far, for tests
+// that check where a loop starts to thread.
+uint64_t threaded_loops();
 } // namespace t7::detail
 #else
 #define T7_POOL_LINKAGE inline

@@ -46,6 +46,7 @@ inline constexpr int64_t max_chunks = int64_t(field);
 
 struct State {
     std::atomic<bool> taken{false};
+    std::atomic<uint64_t> loops{0}; // calls of run_chunks
     alignas(64) std::atomic<uint64_t> word{0};
     ChunkFn fn = nullptr;
     void* ctx = nullptr;
@@ -158,8 +159,13 @@ T7_POOL_LINKAGE int default_threads() {
     return n;
 }
 
+T7_POOL_LINKAGE uint64_t threaded_loops() {
+    return pool::state().loops.load(std::memory_order_relaxed);
+}
+
 T7_POOL_LINKAGE void run_chunks(int64_t chunks, int threads, ChunkFn fn, void* ctx) {
     pool::State& s = pool::state();
+    s.loops.fetch_add(1, std::memory_order_relaxed);
     threads = int(std::min<int64_t>({int64_t(threads), chunks, int64_t(max_pool_threads)}));
     if (threads <= 1 || chunks > pool::max_chunks ||
         s.taken.exchange(true, std::memory_order_acquire)) {
