@@ -58,21 +58,31 @@ constexpr int64_t grain_for(int64_t cost) {
 // loop's grain is its flat grain divided by this.
 inline constexpr int64_t tiled_work_factor = 4;
 
+// Loops of fewer grains of work than this (a grain: chunk_work units, about
+// 5 us) do not wake a pool thread that has gone to sleep: the wake (a system
+// call) and the time the thread takes to start cost about what it would save,
+// and a woken thread that claims a chunk late holds up the caller. A pool
+// thread still spinning after a previous loop joins any loop.
+inline constexpr int64_t wake_grains = 8;
+
 // Chunks per thread of parallel_split: smaller chunks than threads, so that a
 // helper the scheduler parks holds little of the loop.
 inline constexpr int64_t split_chunks_per_thread = 4;
 
 // The threaded part of parallel_for, apart so that parallel_for itself (its
 // serial path: every small tensor) stays small enough to inline: `chunks`
-// equal contiguous chunks of [0, n) on at most `threads` threads. Every chunk
+// equal contiguous chunks of [0, n) on at most `threads` threads (0: `chunks`),
+// for `grains` grains of work (0: enough to wake sleeping pool threads). Every chunk
 // runs; then the exception of the first chunk that threw, if any, is
 // rethrown - what a serial run would throw.
 template <class F>
-[[gnu::noinline]] void parallel_chunks(int64_t n, int64_t chunks, F& f, int64_t threads = 0) {
+[[gnu::noinline]] void parallel_chunks(int64_t n, int64_t chunks, F& f, int64_t threads = 0,
+                                       int64_t grains = 0) {
 #if defined(T7_PARALLEL_OPENMP) && defined(_OPENMP)
     // OpenMP's fork-join, as before issue 33: bench/bench_threads.cpp builds it
     // (bench_threads_omp) to compare. Not for use elsewhere.
     (void)threads;
+    (void)grains;
     std::exception_ptr error;
     int64_t error_chunk = chunks;
 #pragma omp parallel for num_threads(int(chunks)) schedule(static, 1)
@@ -94,7 +104,7 @@ template <class F>
         int64_t n, chunks;
     } loop{&f, n, chunks};
     t7::detail::run_chunks(
-        chunks, int(threads > 0 ? threads : chunks),
+        chunks, int(threads > 0 ? threads : chunks), grains == 0 || grains >= wake_grains,
         [](void* p, int64_t c) {
             const Loop& l = *static_cast<const Loop*>(p);
             (*l.f)(l.n * c / l.chunks, l.n * (c + 1) / l.chunks, c);
@@ -116,7 +126,7 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
         f(int64_t(0), n, int64_t(0));
         return;
     }
-    parallel_chunks(n, chunks, f);
+    parallel_chunks(n, chunks, f, chunks, n / std::max<int64_t>(grain, 1));
 }
 
 // As parallel_for, on at most `chunks` threads over [0, n), but in up to
@@ -124,7 +134,8 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
 // index is below split_chunks_per_thread * getNumThreads(). Reductions cut
 // their work into blocks fixed by the shape (their rounding must not depend on
 // the thread count or the chunks) and let threads take contiguous ranges of
-// whole blocks: n counts blocks, `chunks` how many threads the work is worth.
+// whole blocks: n counts blocks, `chunks` how many threads the work is worth
+// (its grains).
 template <class F>
 void parallel_split(int64_t n, int64_t chunks, F&& f) {
     const int64_t threads = std::min<int64_t>(
@@ -133,7 +144,7 @@ void parallel_split(int64_t n, int64_t chunks, F&& f) {
         f(int64_t(0), n, int64_t(0));
         return;
     }
-    parallel_chunks(n, std::min(n, threads * split_chunks_per_thread), f, threads);
+    parallel_chunks(n, std::min(n, threads * split_chunks_per_thread), f, threads, chunks);
 }
 
 } // namespace iter

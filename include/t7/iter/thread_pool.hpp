@@ -37,8 +37,9 @@ namespace t7::detail {
 // Runs chunks 0 .. chunks-1 of fn, each exactly once, on at most `threads`
 // threads (the caller and threads-1 of the pool's), and returns when all are
 // done; then rethrows the exception of the lowest chunk that threw, if any.
-// While the pool is taken, runs them in order on the calling thread.
-void run_chunks(int64_t chunks, int threads, ChunkFn fn, void* ctx);
+// While the pool is taken, runs them in order on the calling thread. Pool
+// threads that have gone to sleep are woken only if `wake`.
+void run_chunks(int64_t chunks, int threads, bool wake, ChunkFn fn, void* ctx);
 // getNumThreads() before setNumThreads: OMP_NUM_THREADS when it is a positive
 // number, else the CPUs this process may run on.
 int default_threads();

@@ -163,7 +163,7 @@ T7_POOL_LINKAGE uint64_t threaded_loops() {
     return pool::state().loops.load(std::memory_order_relaxed);
 }
 
-T7_POOL_LINKAGE void run_chunks(int64_t chunks, int threads, ChunkFn fn, void* ctx) {
+T7_POOL_LINKAGE void run_chunks(int64_t chunks, int threads, bool wake, ChunkFn fn, void* ctx) {
     pool::State& s = pool::state();
     s.loops.fetch_add(1, std::memory_order_relaxed);
     threads = int(std::min<int64_t>({int64_t(threads), chunks, int64_t(max_pool_threads)}));
@@ -199,7 +199,7 @@ T7_POOL_LINKAGE void run_chunks(int64_t chunks, int threads, ChunkFn fn, void* c
     s.word.store(pool::word_of(epoch, helpers, chunks), std::memory_order_release);
     if (helpers > 0) {
         s.wake.fetch_add(1, std::memory_order_seq_cst);
-        if (s.sleepers.load(std::memory_order_seq_cst) > 0) s.wake.notify_all();
+        if (wake && s.sleepers.load(std::memory_order_seq_cst) > 0) s.wake.notify_all();
     }
 
     // The caller works: it claims chunks until none is left, whoever helps.
