@@ -1,14 +1,18 @@
-// Splitting a loop over threads. OpenMP when the build has it; otherwise serial.
-// Work below the grain runs inline on the calling thread, so small tensors pay
-// no threading cost.
+// Splitting a loop over threads: tensor7's own pool (thread_pool.hpp), in
+// which the calling thread always works and helpers claim chunks as they come,
+// so that a loop on two threads is never slower than on one, on a quiet or a
+// busy machine. Work below the grain runs inline on the calling thread, so
+// small tensors pay no threading cost.
 #pragma once
+
+#include "thread_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <exception>
 
-#if defined(_OPENMP)
+#if defined(T7_PARALLEL_OPENMP) && defined(_OPENMP)
 #include <omp.h>
 #endif
 
@@ -16,19 +20,16 @@ namespace t7 {
 
 namespace detail {
 inline std::atomic<int>& num_threads_setting() {
-    static std::atomic<int> n{0}; // 0: not set yet, use the hardware default
+    static std::atomic<int> n{0}; // 0: not set yet, use the default
     return n;
 }
 } // namespace detail
 
+// The threads a loop may use: setNumThreads's number, else OMP_NUM_THREADS
+// when it is a positive number, else the CPUs the process may run on.
 inline int getNumThreads() {
-    int n = detail::num_threads_setting().load(std::memory_order_relaxed);
-#if defined(_OPENMP)
-    return n > 0 ? n : omp_get_max_threads();
-#else
-    (void)n;
-    return 1;
-#endif
+    const int n = detail::num_threads_setting().load(std::memory_order_relaxed);
+    return n > 0 ? n : detail::default_threads();
 }
 
 inline void setNumThreads(int n) { detail::num_threads_setting().store(std::max(1, n)); }
@@ -57,15 +58,31 @@ constexpr int64_t grain_for(int64_t cost) {
 // loop's grain is its flat grain divided by this.
 inline constexpr int64_t tiled_work_factor = 4;
 
-// The threaded part of parallel_for, apart so that parallel_for itself
-// (its serial path: every small tensor) stays small enough to inline. An
-// exception escaping an OpenMP region would call std::terminate: each chunk
-// catches its own and, after the region, the one of the first chunk that
-// threw is rethrown - what a serial run would throw. The other chunks run to
-// their end.
+// Loops of fewer grains of work than this (a grain: chunk_work units, about
+// 5 us) do not wake a pool thread that has gone to sleep: the wake (a system
+// call) and the time the thread takes to start cost about what it would save,
+// and a woken thread that claims a chunk late holds up the caller. A pool
+// thread still spinning after a previous loop joins any loop.
+inline constexpr int64_t wake_grains = 8;
+
+// Chunks per thread of parallel_split: smaller chunks than threads, so that a
+// helper the scheduler parks holds little of the loop.
+inline constexpr int64_t split_chunks_per_thread = 4;
+
+// The threaded part of parallel_for, apart so that parallel_for itself (its
+// serial path: every small tensor) stays small enough to inline: `chunks`
+// equal contiguous chunks of [0, n) on at most `threads` threads (0: `chunks`),
+// for `grains` grains of work (0: enough to wake sleeping pool threads). Every chunk
+// runs; then the exception of the first chunk that threw, if any, is
+// rethrown - what a serial run would throw.
 template <class F>
-[[gnu::noinline]] void parallel_chunks(int64_t n, int64_t chunks, F& f) {
-#if defined(_OPENMP)
+[[gnu::noinline]] void parallel_chunks(int64_t n, int64_t chunks, F& f, int64_t threads = 0,
+                                       int64_t grains = 0) {
+#if defined(T7_PARALLEL_OPENMP) && defined(_OPENMP)
+    // OpenMP's fork-join, as before issue 33: bench/bench_threads.cpp builds it
+    // (bench_threads_omp) to compare. Not for use elsewhere.
+    (void)threads;
+    (void)grains;
     std::exception_ptr error;
     int64_t error_chunk = chunks;
 #pragma omp parallel for num_threads(int(chunks)) schedule(static, 1)
@@ -82,7 +99,17 @@ template <class F>
     }
     if (error) std::rethrow_exception(error);
 #else
-    for (int64_t c = 0; c < chunks; ++c) f(n * c / chunks, n * (c + 1) / chunks, c);
+    struct Loop {
+        F* f;
+        int64_t n, chunks;
+    } loop{&f, n, chunks};
+    t7::detail::run_chunks(
+        chunks, int(threads > 0 ? threads : chunks), grains == 0 || grains >= wake_grains,
+        [](void* p, int64_t c) {
+            const Loop& l = *static_cast<const Loop*>(p);
+            (*l.f)(l.n * c / l.chunks, l.n * (c + 1) / l.chunks, c);
+        },
+        &loop);
 #endif
 }
 
@@ -92,28 +119,32 @@ template <class F>
 // from any thread.
 template <class F>
 void parallel_for(int64_t n, int64_t grain, F&& f) {
-    int threads = getNumThreads();
-    int64_t chunks =
+    const int64_t threads = std::min(getNumThreads(), t7::detail::max_pool_threads);
+    const int64_t chunks =
         std::min<int64_t>(threads, std::max<int64_t>(1, n / std::max<int64_t>(grain, 1)));
     if (chunks <= 1) {
         f(int64_t(0), n, int64_t(0));
         return;
     }
-    parallel_chunks(n, chunks, f);
+    parallel_chunks(n, chunks, f, chunks, n / std::max<int64_t>(grain, 1));
 }
 
-// As parallel_for, with at most `chunks` chunks (and threads) over [0, n).
-// Reductions cut their work into blocks fixed by the shape (their rounding
-// must not depend on the thread count) and let threads take contiguous ranges
-// of whole blocks: n counts blocks, `chunks` how many threads the work is worth.
+// As parallel_for, on at most `chunks` threads over [0, n), but in up to
+// split_chunks_per_thread chunks per thread (never more than n): the chunk
+// index is below split_chunks_per_thread * getNumThreads(). Reductions cut
+// their work into blocks fixed by the shape (their rounding must not depend on
+// the thread count or the chunks) and let threads take contiguous ranges of
+// whole blocks: n counts blocks, `chunks` how many threads the work is worth
+// (its grains).
 template <class F>
 void parallel_split(int64_t n, int64_t chunks, F&& f) {
-    chunks = std::min<int64_t>({chunks, int64_t(getNumThreads()), n});
-    if (chunks <= 1) {
+    const int64_t threads = std::min<int64_t>(
+        {chunks, int64_t(std::min(getNumThreads(), t7::detail::max_pool_threads)), n});
+    if (threads <= 1) {
         f(int64_t(0), n, int64_t(0));
         return;
     }
-    parallel_chunks(n, chunks, f);
+    parallel_chunks(n, std::min(n, threads * split_chunks_per_thread), f, threads, chunks);
 }
 
 } // namespace iter

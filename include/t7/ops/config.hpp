@@ -3,7 +3,8 @@
 //
 //   tensor7 0.1.0
 //   SIMD: AVX2 (256-bit packets, 8 floats)
-//   threads: 16 (OpenMP; t7::setNumThreads changes it)
+//   threads: 16 (tensor7's thread pool; t7::setNumThreads changes it)
+//   maths: SLEEF, vectorised
 //   CUDA: ...
 //
 // SIMD is what Eigen vectorises with in this translation unit (set by -march:
@@ -13,6 +14,7 @@
 #pragma once
 
 #include "../core/version.hpp"
+#include "../eval/cpu/sleef_ops.hpp"
 #include "../iter/parallel.hpp"
 
 #include <Eigen/Core>
@@ -69,12 +71,10 @@ inline std::string config() {
     } else {
         s += "none (scalar code)\n";
     }
-    s += "threads: " + std::to_string(getNumThreads());
-#if defined(_OPENMP)
-    s += " (OpenMP; t7::setNumThreads changes it)\n";
-#else
-    s += " (built without OpenMP)\n";
-#endif
+    s += "threads: " + std::to_string(getNumThreads()) +
+         " (tensor7's thread pool; t7::setNumThreads changes it)\n";
+    s += "maths: " + std::string(cpu::vmath::available ? "SLEEF, vectorised" : "the C library") +
+         "\n";
     s += "CUDA: CUDA tensors need the tensor7_cuda library (built when nvcc is found); "
          "t7::cuda::deviceCount() counts the GPUs\n";
     return s;
