@@ -338,3 +338,50 @@ TEST_CASE("square: x * x fused, integers wrap as *") {
     const t7::ByteTensor b = from(std::vector<uint8_t>{16, 3});
     CHECK(vec(t7::eval(t7::square(b))) == std::vector<uint8_t>{0, 9});
 }
+
+TEST_CASE("where vectorises over a comparison or a uint8 mask, with the scalar loop's values") {
+    const int64_t n = 203; // packets and a tail
+    std::vector<float> xv(n), av(n), bv(n);
+    std::vector<uint8_t> mv(n);
+    for (int64_t i = 0; i < n; ++i) {
+        xv[size_t(i)] = float((i * 37) % 23) - 11.f;
+        av[size_t(i)] = float(i) * 0.5f;
+        bv[size_t(i)] = -float(i);
+        mv[size_t(i)] = uint8_t((i * 7) % 3 == 0 ? 0 : (i % 5) + 1); // any non-zero selects
+    }
+    xv[17] = std::numeric_limits<float>::quiet_NaN();
+    const FloatTensor x = from(xv), a = from(av), b = from(bv);
+    const t7::ByteTensor m = from(mv);
+    auto check = [&](const FloatTensor& got, auto pick) {
+        size_t bad = 0;
+        for (int64_t i = 0; i < n; ++i) bad += got.data()[i] != pick(size_t(i));
+        CHECK(bad == 0);
+    };
+    check(t7::eval(t7::where(x > 0, a, b)), [&](size_t i) { return xv[i] > 0 ? av[i] : bv[i]; });
+    check(t7::eval(t7::where(x <= 0, a, 2.5f)),
+          [&](size_t i) { return xv[i] <= 0 ? av[i] : 2.5f; });
+    check(t7::eval(t7::where(x != x, a, b)),
+          [&](size_t i) { return xv[i] != xv[i] ? av[i] : bv[i]; });
+    check(t7::eval(t7::where(x == 3, a, b)), [&](size_t i) { return xv[i] == 3 ? av[i] : bv[i]; });
+    check(t7::eval(t7::where(x >= a, x, a)),
+          [&](size_t i) { return xv[i] >= av[i] ? xv[i] : av[i]; });
+    check(t7::eval(t7::where(a < x, x, 0.f)),
+          [&](size_t i) { return av[i] < xv[i] ? xv[i] : 0.f; });
+    check(t7::eval(t7::where(m, a, b)), [&](size_t i) { return mv[i] ? av[i] : bv[i]; });
+    // a broadcast (stride 0) mask, and a strided run (the scalar loop)
+    const t7::ByteTensor one = from(std::vector<uint8_t>{3});
+    check(t7::eval(t7::where(one.expand(n), a, b)), [&](size_t i) { return av[i]; });
+    const FloatTensor xs = t7::eval(x.narrow(0, 0, 200).view(20, 10).t());
+    const FloatTensor as = t7::eval(a.narrow(0, 0, 200).view(20, 10).t());
+    const FloatTensor ws = t7::eval(t7::where(x.narrow(0, 0, 200).view(20, 10).t() > 0,
+                                              a.narrow(0, 0, 200).view(20, 10).t(), -1.f));
+    size_t bad = 0;
+    for (int64_t i = 0; i < 200; ++i)
+        bad += ws.data()[i] != (xs.data()[i] > 0 ? as.data()[i] : -1.f);
+    CHECK(bad == 0);
+    // double, and a sum over a where (the reduction's packets)
+    const DoubleTensor xd = t7::eval(t7::cast<double>(x));
+    double want = 0;
+    for (int64_t i = 0; i < n; ++i) want += xv[size_t(i)] > 0 ? double(xv[size_t(i)]) : 0.0;
+    CHECK(t7::sum(t7::where(xd > 0, xd, 0.0)) == doctest::Approx(want));
+}

@@ -142,6 +142,30 @@ requires std::is_same_v<typename Apply<Op, C...>::value_type, T>
 struct vectorizable<Apply<Op, C...>, T>
     : std::bool_constant<packet_op<Op, T>::ok && (vectorizable<C, T>::value && ...)> {
 };
+// where(mask, a, b) vectorises when a and b do and its mask is a comparison of
+// two T operands (where(x > 0, x, 0): a packet compare) or a uint8 tensor
+// (converted a packet at a time): a select per packet, the scalar path's exact values.
+template <class Op>
+inline constexpr bool is_compare_v =
+    std::is_same_v<Op, op::lt> || std::is_same_v<Op, op::le> || std::is_same_v<Op, op::gt> ||
+    std::is_same_v<Op, op::ge> || std::is_same_v<Op, op::eq> || std::is_same_v<Op, op::ne>;
+template <class M, class T>
+struct mask_vectorizable : std::false_type {};
+template <class D, class T>
+struct mask_vectorizable<Leaf<uint8_t, D>, T> : std::bool_constant<(packet_size<T> > 1)> {};
+template <class Op, class X, class Y, class T>
+requires(is_compare_v<Op>&&
+             std::is_same_v<typename Apply<Op, X, Y>::operands,
+                            std::tuple<T, T>>) struct mask_vectorizable<Apply<Op, X, Y>, T>
+    : std::bool_constant<vectorizable<X, T>::value && vectorizable<Y, T>::value> {
+};
+template <class M, class A, class B, class T>
+requires std::is_same_v<typename Apply<op::where, M, A, B>::value_type, T>
+struct vectorizable<Apply<op::where, M, A, B>, T>
+    : std::bool_constant<mask_vectorizable<M, T>::value && vectorizable<A, T>::value &&
+                         vectorizable<B, T>::value> {
+};
+
 template <class E, class T>
 inline constexpr bool vectorizable_v = vectorizable<E, T>::value;
 
@@ -158,11 +182,39 @@ template <bool AllUnit = false, class T>
 T7_INLINE packet_t<T> packet_at(const BoundScalar<T>& s, int64_t) {
     return ei::pset1<packet_t<T>>(s.v);
 }
+// A where's mask as a packet of all-ones / all-zeros lanes of T.
+template <bool AllUnit, class T>
+T7_INLINE packet_t<T> mask_packet_at(const BoundLeaf<uint8_t>& l, int64_t i) {
+    using P = packet_t<T>;
+    const P zero = ei::pzero(P());
+    if (!AllUnit && l.s == 0) return *l.p ? ei::ptrue(zero) : zero;
+    alignas(64) T v[packet_size<T>];
+    for (int k = 0; k < packet_size<T>; ++k) v[k] = T(l.p[i + k]);
+    return ei::pandnot(ei::ptrue(zero), ei::pcmp_eq(ei::pload<P>(v), zero));
+}
+template <bool AllUnit, class T, class Node, class X, class Y>
+T7_INLINE packet_t<T> mask_packet_at(const BoundApply<Node, X, Y>& c, int64_t i) {
+    using Op = typename Node::op_type;
+    const packet_t<T> x = packet_at<AllUnit>(std::get<0>(c.c), i);
+    const packet_t<T> y = packet_at<AllUnit>(std::get<1>(c.c), i);
+    if constexpr (std::is_same_v<Op, op::lt>) return ei::pcmp_lt(x, y);
+    if constexpr (std::is_same_v<Op, op::le>) return ei::pcmp_le(x, y);
+    if constexpr (std::is_same_v<Op, op::gt>) return ei::pcmp_lt(y, x);
+    if constexpr (std::is_same_v<Op, op::ge>) return ei::pcmp_le(y, x);
+    if constexpr (std::is_same_v<Op, op::eq>) return ei::pcmp_eq(x, y);
+    if constexpr (std::is_same_v<Op, op::ne>) return ei::pandnot(ei::ptrue(x), ei::pcmp_eq(x, y));
+}
+
 template <bool AllUnit, class Node, class... C, size_t... J>
 T7_INLINE auto packet_apply(const BoundApply<Node, C...>& a, int64_t i, std::index_sequence<J...>) {
     using T = typename Node::value_type;
-    return run_packet<packet_op<typename Node::op_type, T>>(
-        a.op, packet_at<AllUnit>(std::get<J>(a.c), i)...);
+    if constexpr (std::is_same_v<typename Node::op_type, op::where>)
+        return ei::pselect(mask_packet_at<AllUnit, T>(std::get<0>(a.c), i),
+                           packet_at<AllUnit>(std::get<1>(a.c), i),
+                           packet_at<AllUnit>(std::get<2>(a.c), i));
+    else
+        return run_packet<packet_op<typename Node::op_type, T>>(
+            a.op, packet_at<AllUnit>(std::get<J>(a.c), i)...);
 }
 template <bool AllUnit = false, class Node, class... C>
 T7_INLINE auto packet_at(const BoundApply<Node, C...>& a, int64_t i) {
