@@ -210,6 +210,19 @@ TEST_CASE("toDLPack keeps the storage alive until the deleter runs") {
     // (ASan reports a leak if it did not, a double free if it ran twice.)
 }
 
+TEST_CASE("toDLPack of a pending matrix product computes it first") {
+    DoubleTensor a(2, 3), b(3, 2);
+    for (int64_t i = 0; i < 6; ++i) {
+        a.data()[i] = double(i + 1);
+        b.data()[i] = double(6 - i);
+    }
+    DLManagedTensor* m = toDLPack(t7::mm(a, b)); // the product's storage is pending
+    REQUIRE(m->dl_tensor.data != nullptr);
+    // {1 2 3; 4 5 6} x {6 5; 4 3; 2 1}
+    CHECK(dl_values<double>(m->dl_tensor) == std::vector<double>{20, 14, 56, 41});
+    m->deleter(m);
+}
+
 TEST_CASE("toDLPack's deleter, called by the consumer, drops exactly one handle") {
     FloatTensor x(5);
     CHECK(x.storage().use_count() == 1);

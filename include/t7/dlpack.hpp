@@ -117,7 +117,10 @@ inline const char* dlpack_device_name(int type) {
 template <Element T, class D>
 DLManagedTensor* toDLPack(const Tensor<T, D>& x) {
     auto* ctx = new detail::DLPackExport<T, D>{DLManagedTensor{}, x, {}, {}}; // shares x's storage
+    DLTensor& t = ctx->managed.dl_tensor;
     try {
+        // data() computes a pending storage's values (MemoryError if it cannot).
+        t.data = x.dim() == 0 ? nullptr : static_cast<void*>(ctx->handle.data());
         if (x.dim() == 0) {
             ctx->shape = {0};
             ctx->strides = {1};
@@ -129,8 +132,6 @@ DLManagedTensor* toDLPack(const Tensor<T, D>& x) {
         delete ctx;
         throw;
     }
-    DLTensor& t = ctx->managed.dl_tensor;
-    t.data = x.dim() == 0 ? nullptr : static_cast<void*>(ctx->handle.data());
     if constexpr (std::is_same_v<D, CUDA>)
         t.device = DLDevice{kDLCUDA, x.getDevice()};
     else
