@@ -192,20 +192,15 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
     if (t.ndim > 0 && !t.shape) fail<Error>(op, ": null shape for ndim ", t.ndim);
     const Shape sizes = t.ndim == 0 ? Shape{1} : Shape(t.shape, t.shape + t.ndim);
     const int64_t n = checked_numel(sizes, op); // negative sizes, overflow
-    Shape strides;
-    if (t.ndim == 0) {
-        strides = Shape{1};
-    } else if (!t.strides) {
-        strides = contiguous_strides(sizes);
-    } else {
-        strides = Shape(t.strides, t.strides + t.ndim);
-        for (size_t d = 0; d < sizes.size(); ++d) {
-            if (strides[d] >= 0) continue;
-            if (sizes[d] > 1)
-                fail<ShapeError>(op, ": negative stride ", strides[d], " in ", strides,
-                                 " (tensor7 strides are non-negative)");
-            strides[d] = 0; // a dimension of size 0 or 1: the stride is never used
-        }
+    Shape strides = t.ndim == 0  ? Shape{1}
+                    : !t.strides ? contiguous_strides(sizes) // null: compact row-major
+                                 : Shape(t.strides, t.strides + t.ndim);
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (strides[d] >= 0) continue;
+        if (sizes[d] > 1)
+            fail<ShapeError>(op, ": negative stride ", strides[d], " in ", strides,
+                             " (tensor7 strides are non-negative)");
+        strides[d] = 0; // a dimension of size 0 or 1: the stride is never used
     }
     if (n > 0) plan.extent = checked_extent(sizes, strides, op);
     if (t.byte_offset % sizeof(T) != 0)
