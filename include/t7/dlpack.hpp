@@ -18,6 +18,8 @@
 // DLPack scalar (ndim 0, one element) comes in as a 1-D tensor of size 1.
 #pragma once
 
+#include "core/config.hpp" // first, as in every public header: one error below C++20
+
 #include "core/device.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
