@@ -27,6 +27,9 @@ class Storage {
         size_t capacity = 0; // bytes obtained from the allocator (0 when not owned)
         bool owns = true;
         int device = 0;
+        // Run once by the last handle of a wrapped storage (wrap with a release).
+        void (*release)(void*) noexcept = nullptr;
+        void* release_ctx = nullptr;
         // Non-null while the values are a recipe not yet run (core/pending.hpp).
         std::atomic<detail::PendingProducer*> pending{nullptr};
     };
@@ -76,6 +79,18 @@ public:
         s.b_->size = n;
         s.b_->owns = false;
         s.b_->device = device;
+        return s;
+    }
+    // The same, handing the memory's release to the storage: when the last
+    // handle (storage, tensor or view) goes, `release(ctx)` runs once, in the
+    // thread that drops it, and must not throw. The storage still does not own
+    // the memory (ownsStorage() false, never resized). If wrap throws (a
+    // negative size, a null pointer with elements, out of memory), `release`
+    // is not called: the memory is still the caller's. (t7::fromDLPack uses it.)
+    static Storage wrap(T* p, int64_t n, int device, void (*release)(void*) noexcept, void* ctx) {
+        Storage s = wrap(p, n, device);
+        s.b_->release = release;
+        s.b_->release_ctx = ctx;
         return s;
     }
 
@@ -218,6 +233,7 @@ private:
     [[gnu::noinline]] void destroy() {
         delete b_->pending.load(std::memory_order_relaxed); // a recipe never run
         free_data();
+        if (b_->release) b_->release(b_->release_ctx);
         delete b_;
     }
 
