@@ -212,7 +212,7 @@ private:
         delete p;
     }
     static T* allocate(int64_t n, size_t& cap, int device) {
-        if (uint64_t(n) > (uint64_t(1) << 62) / sizeof(T))
+        if (uint64_t(n) > detail::max_alloc_bytes / sizeof(T))
             detail::fail<MemoryError>("Storage: cannot allocate ", n, " elements of ", sizeof(T),
                                       " bytes (more than 2^62 bytes)");
         return static_cast<T*>(DeviceMemory<D>::allocate(size_t(n) * sizeof(T), cap, device));

@@ -39,6 +39,14 @@ Tensor<T, CUDA> op_conv(const ConvPlan& p, const Tensor<T, CUDA>& x, const Tenso
     for (int64_t b = 0; b < k.nElement(); b += spatial)
         for (int64_t s = 0; s < spatial; ++s)
             wh.data()[b + s] = kc.data()[b + (flip ? spatial - 1 - s : s)];
+    if constexpr (std::is_floating_point_v<T>) {
+        // 'F' with an infinite or NaN weight: taps over the zero border must add
+        // nothing (Torch7 multiplies only where x exists); the CPU's bounded sums.
+        if (p.full)
+            for (int64_t i = 0; i < wh.nElement(); ++i)
+                if (!std::isfinite(wh.data()[i]))
+                    return conv_run(p, x.cpu(), k.cpu(), flip).cuda(device);
+    }
     Tensor<int64_t, CPU> oh(taps);
     for (int64_t t = 0; t < taps; ++t) {
         const int64_t c = t / spatial, s = t % spatial;

@@ -192,26 +192,34 @@ template <Expression E>
 bool all_t::operator()(const E& e) const {
     return detail::reduce_all<red::all>(e, "all", true);
 }
-// p-norm: (sum |x|^p)^(1/p); p = 2 and p = 1 avoid pow.
+// p-norm: (sum |x|^p)^(1/p); p = 2 and p = 1 avoid pow. p = 0 counts the non-zero
+// elements (NaN included), as Torch7 and PyTorch (not (sum |x|^0)^(1/0) = inf).
 template <Expression E>
 double norm(const E& e, double p = 2) {
+    if (p == 0) return double(sum(t7::cast<double>(t7::cast<double>(e) != 0.0)));
     if (p == 2) return std::sqrt(double(sum(t7::cast<double>(e) * t7::cast<double>(e))));
     if (p == 1) return double(sum(t7::abs(t7::cast<double>(e))));
     return std::pow(double(sum(t7::pow(t7::abs(t7::cast<double>(e)), p))), 1.0 / p);
 }
+namespace detail {
+template <class E>
+double var_all(const E& e) {
+    auto x = t7::eval(t7::cast<double>(e));
+    int64_t n = x.nElement();
+    if (n == 0) return std::numeric_limits<double>::quiet_NaN(); // NumPy's mean of nothing
+    double m = double(t7::sum(x)) / double(n);
+    double ss = double(t7::sum((x - m) * (x - m)));
+    return ss / double(n == 1 ? n : n - 1);
+}
+} // namespace detail
 // Variance over all elements (unbiased, like Torch7's torch.var(x)).
 template <Expression E>
 double var(const E& e) {
-    auto x = t7::eval(t7::cast<double>(e));
-    int64_t n = x.nElement();
-    if (n == 0) return std::numeric_limits<double>::quiet_NaN();
-    double m = double(sum(x)) / double(n);
-    double ss = double(sum((x - m) * (x - m)));
-    return ss / double(n == 1 ? n : n - 1);
+    return detail::var_all(e);
 }
 template <Expression E>
 double std(const E& e) {
-    return std::sqrt(var(e));
+    return std::sqrt(detail::var_all(e));
 }
 
 // ---- along a dimension (the dimension is kept with size 1) ------------------------
@@ -251,6 +259,11 @@ auto all_t::operator()(const E& e, int64_t dim) const {
 template <Expression E>
 auto norm(const E& e, double p, int64_t dim) {
     using R = detail::mean_t<typename node_t<E>::value_type>;
+    if (p == 0) { // the count of non-zero elements
+        auto s =
+            detail::reduce_dim<red::sum>(t7::cast<double>(t7::cast<double>(e) != 0.0), dim, "norm");
+        return t7::eval(t7::cast<R>(s));
+    }
     if (p == 2) {
         auto s =
             detail::reduce_dim<red::sum>(t7::cast<double>(e) * t7::cast<double>(e), dim, "norm");
@@ -260,18 +273,24 @@ auto norm(const E& e, double p, int64_t dim) {
     return t7::eval(t7::cast<R>(t7::pow(s, 1.0 / p)));
 }
 // Variance along dim: the mean (kept dim, size 1) broadcasts back over the input.
-template <Expression E>
-auto var(const E& e, int64_t dim, bool biased = false) {
+namespace detail {
+template <class E>
+auto var_dim(const E& e, int64_t dim, bool biased, const char* op) {
     using R = detail::mean_t<typename node_t<E>::value_type>;
     auto x = t7::cast<double>(e);
-    int64_t n = detail::count_along(as_node(e), dim, "var");
-    auto m = t7::eval(detail::reduce_dim<red::sum>(x, dim, "var") / double(n));
-    auto ss = detail::reduce_dim<red::sum>((x - m) * (x - m), dim, "var");
+    int64_t n = detail::count_along(as_node(e), dim, op);
+    auto m = t7::eval(detail::reduce_dim<red::sum>(x, dim, op) / double(n));
+    auto ss = detail::reduce_dim<red::sum>((x - m) * (x - m), dim, op);
     return t7::eval(t7::cast<R>(ss / double(biased || n == 1 ? n : n - 1)));
+}
+} // namespace detail
+template <Expression E>
+auto var(const E& e, int64_t dim, bool biased = false) {
+    return detail::var_dim(e, dim, biased, "var");
 }
 template <Expression E>
 auto std(const E& e, int64_t dim, bool biased = false) {
-    auto v = var(e, dim, biased);
+    auto v = detail::var_dim(e, dim, biased, "std");
     v = t7::sqrt(v);
     return v;
 }
@@ -494,6 +513,11 @@ template <class T, class D, Expression E>
 Tensor<T, D>& norm(Tensor<T, D>& out, const E& e, double p, int64_t dim) {
     auto s = detail::scratch<double, D, 1>(detail::kept_shape(e, dim, "norm"));
     const auto x = t7::cast<double>(e);
+    if (p == 0) { // the count of non-zero elements
+        detail::reduce_dim_into<red::sum>(s, t7::cast<double>(x != 0.0), dim, "norm");
+        detail::resize_result(out, s.sizes());
+        return out.assign(t7::cast<T>(s));
+    }
     if (p == 2) {
         detail::reduce_dim_into<red::sum>(s, x * x, dim, "norm");
         detail::resize_result(out, s.sizes());
@@ -503,23 +527,35 @@ Tensor<T, D>& norm(Tensor<T, D>& out, const E& e, double p, int64_t dim) {
     detail::resize_result(out, s.sizes());
     return out.assign(t7::cast<T>(t7::pow(s, 1.0 / p)));
 }
-template <class T, class D, Expression E>
-Tensor<T, D>& var(Tensor<T, D>& out, const E& e, int64_t dim, bool biased = false) {
-    const int64_t n = detail::count_along(as_node(e), dim, "var");
+namespace detail {
+// var and std into out; op names the function in errors.
+template <class T, class D, class E>
+void var_into(Tensor<T, D>& out, const E& e, int64_t dim, bool biased, bool root, const char* op) {
+    const int64_t n = detail::count_along(as_node(e), dim, op);
     const auto x = t7::cast<double>(e);
-    const Shape keep = detail::kept_shape(e, dim, "var");
+    const Shape keep = detail::kept_shape(e, dim, op);
     auto m = detail::scratch<double, D, 1>(keep);
     auto ss = detail::scratch<double, D, 2>(keep);
-    detail::reduce_dim_into<red::sum>(m, x, dim, "var");
+    detail::reduce_dim_into<red::sum>(m, x, dim, op);
     m /= double(n);
-    detail::reduce_dim_into<red::sum>(ss, (x - m) * (x - m), dim, "var");
+    detail::reduce_dim_into<red::sum>(ss, (x - m) * (x - m), dim, op);
     detail::resize_result(out, ss.sizes());
-    return out.assign(t7::cast<T>(ss / double(biased || n == 1 ? n : n - 1)));
+    const double div = double(biased || n == 1 ? n : n - 1);
+    if (root)
+        out.assign(t7::cast<T>(t7::sqrt(ss / div)));
+    else
+        out.assign(t7::cast<T>(ss / div));
+}
+} // namespace detail
+template <class T, class D, Expression E>
+Tensor<T, D>& var(Tensor<T, D>& out, const E& e, int64_t dim, bool biased = false) {
+    detail::var_into(out, e, dim, biased, false, "var");
+    return out;
 }
 template <class T, class D, Expression E>
 Tensor<T, D>& std(Tensor<T, D>& out, const E& e, int64_t dim, bool biased = false) {
-    var(out, e, dim, biased);
-    return out.assign(t7::sqrt(out));
+    detail::var_into(out, e, dim, biased, true, "std");
+    return out;
 }
 
 namespace detail {
@@ -560,8 +596,18 @@ template <class T, class D, class E, class Op>
 Tensor<T, D>& scan_into(Tensor<T, D>& out, const E& e, int64_t dim, Op op, const char* name) {
     const Shape shape = reduce_shape(as_node(e), name, false);
     const int64_t d = reduce_dim_index(shape, dim, name);
-    assign_resized(out, e, shape);
-    scan(out, d, op);
+    // The scan runs in the input's accumulator type (the type cumsum(e, dim)
+    // returns) and the results are converted: a narrower out (CharTensor of a
+    // FloatTensor's 0.6 0.6 0.6) gets 0 1 1, not every step truncated.
+    using V = sum_t<typename node_t<E>::value_type>;
+    if constexpr (std::is_same_v<T, V> || std::is_same_v<T, typename node_t<E>::value_type>) {
+        assign_resized(out, e, shape);
+        scan(out, d, op);
+    } else {
+        Tensor<V, D> acc = t7::eval(t7::cast<V>(e));
+        scan(acc, d, op);
+        assign_resized(out, acc, shape);
+    }
     return out;
 }
 } // namespace detail

@@ -16,6 +16,7 @@
 //   or `[torch.DoubleTensor with no dimension]` for an empty tensor.
 #pragma once
 
+#include "../core/allocator.hpp"
 #include "../core/device.hpp"
 #include "../core/dtype.hpp"
 #include "../core/storage.hpp"
@@ -29,6 +30,7 @@
 #include <limits>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace t7 {
@@ -48,20 +50,27 @@ struct NumberFormat {
 // (infinite for an infinity, which then takes the exponent format).
 inline double digits(double a) { return a == 0 ? 1.0 : std::floor(std::log10(a)) + 1.0; }
 
-inline NumberFormat choose_format(const std::vector<double>& values) {
+// The format of the values that each(visit) passes to visit, one by one.
+template <class Each>
+NumberFormat choose_format_of(Each&& each) {
     NumberFormat f;
-    if (values.empty()) return f;
-    bool integral = true;
+    bool any = false, nan = false, integral = true;
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
-    for (double x : values) {
+    each([&](double x) {
+        any = true;
         if (std::isnan(x)) { // Torch7's min/max become NaN, and so does its width
-            f.kind = NumberFormat::Unaligned;
-            return f;
+            nan = true;
+            return;
         }
         if (x != std::ceil(x)) integral = false;
         double a = std::fabs(x);
         if (a < lo) lo = a;
         if (a > hi) hi = a;
+    });
+    if (!any) return f;
+    if (nan) {
+        f.kind = NumberFormat::Unaligned;
+        return f;
     }
     const double exp_min = digits(lo), exp_max = digits(hi);
     if (integral) {
@@ -85,6 +94,38 @@ inline NumberFormat choose_format(const std::vector<double>& values) {
     }
     return f;
 }
+inline NumberFormat choose_format(const std::vector<double>& values) {
+    return choose_format_of([&](auto&& visit) {
+        for (double x : values) visit(x);
+    });
+}
+
+// The text being written: a string that, when printing to a stream, is written
+// out and emptied every 64 KiB (printing never holds the whole text, nor a copy
+// of the tensor).
+struct Sink {
+    std::string buf;
+    std::ostream* os = nullptr;
+    void spill() {
+        if (os && buf.size() >= (size_t(1) << 16)) {
+            os->write(buf.data(), std::streamsize(buf.size()));
+            buf.clear();
+        }
+    }
+    void finish() {
+        if (os) {
+            os->write(buf.data(), std::streamsize(buf.size()));
+            buf.clear();
+        }
+    }
+};
+
+// A CPU tensor's elements read in place, as doubles, at element offsets.
+template <class T>
+struct Reader {
+    const T* base;
+    double operator()(int64_t off) const { return convert<double>(base[off]); }
+};
 
 // Appends one value (already divided by the scale where one applies).
 inline void put_value(std::string& out, const NumberFormat& f, double x) {
@@ -115,19 +156,26 @@ inline std::string scale_text(double scale) {
     return std::string(buf, size_t(n > 0 ? n : 0));
 }
 
-// One value per line, after the scale line if any (1-D tensors and storages).
-inline void put_column(std::string& out, const std::vector<double>& v, const NumberFormat& f) {
-    if (f.scaled()) out += scale_text(f.scale) + " *\n";
-    for (double x : v) {
-        put_value(out, f, f.scaled() ? x / f.scale : x);
-        out += '\n';
+// One value per line, after the scale line if any (1-D tensors and storages):
+// n values at offsets 0, step, 2 step, ...
+template <class R>
+void put_column(Sink& out, const R& v, int64_t n, int64_t step, const NumberFormat& f) {
+    if (f.scaled()) out.buf += scale_text(f.scale) + " *\n";
+    for (int64_t i = 0; i < n; ++i) {
+        const double x = v(i * step);
+        put_value(out.buf, f, f.scaled() ? x / f.scale : x);
+        out.buf += '\n';
+        out.spill();
     }
 }
 
-// A rows x cols row-major matrix starting at m. `indent` prefixes the first line and
-// every row line; a scale adds one more space before each row.
-inline void put_matrix(std::string& out, const double* m, int64_t rows, int64_t cols,
-                       const NumberFormat& f, const std::string& indent) {
+// A rows x cols matrix at offset `at` with row and column strides rs, cs.
+// `indent` prefixes the first line and every row line; a scale adds one more
+// space before each row.
+template <class R>
+void put_matrix(Sink& sink, const R& m, int64_t at, int64_t rows, int64_t cols, int64_t rs,
+                int64_t cs, const NumberFormat& f, const std::string& indent) {
+    std::string& out = sink.buf;
     out += indent;
     // Torch7 fits floor((80 - indent) / (width + 1)) columns on a line; with a NaN the
     // width is NaN, so all columns go on one line without a Columns header.
@@ -146,9 +194,10 @@ inline void put_matrix(std::string& out, const double* m, int64_t rows, int64_t 
         if (f.scaled()) out += scale_text(f.scale) + " *\n " + indent;
         for (int64_t r = 0; r < rows; ++r) {
             for (int64_t c = first; c < last; ++c) {
-                double x = m[r * cols + c];
+                double x = m(at + r * rs + c * cs);
                 put_value(out, f, f.scaled() ? x / f.scale : x);
                 out += c + 1 == last ? '\n' : ' ';
+                sink.spill();
             }
             if (r + 1 != rows) out += row_start;
         }
@@ -158,24 +207,22 @@ inline void put_matrix(std::string& out, const double* m, int64_t rows, int64_t 
 
 // Rank >= 3: every 2-D slice over the last two dimensions, the FIRST leading index
 // varying fastest, each headed "(i,j,.,.) = " with 1-based labels.
-inline void put_slices(std::string& out, const std::vector<double>& v, const Shape& sizes,
-                       const NumberFormat& f) {
+template <class R>
+void put_slices(Sink& out, const R& v, const Shape& sizes, const Shape& strides,
+                const NumberFormat& f) {
     const int64_t lead = int64_t(sizes.size()) - 2;
     const int64_t rows = sizes[lead], cols = sizes[lead + 1];
-    // Row-major strides of the leading dimensions in the gathered values.
-    std::vector<int64_t> step(size_t(lead), rows * cols);
-    for (int64_t d = lead - 2; d >= 0; --d) step[size_t(d)] = step[size_t(d) + 1] * sizes[d + 1];
     std::vector<int64_t> counter(size_t(lead), 0);
     for (bool first = true;; first = false) {
-        if (!first) out += '\n';
-        out += '(';
+        if (!first) out.buf += '\n';
+        out.buf += '(';
         int64_t offset = 0;
         for (int64_t d = 0; d < lead; ++d) {
-            out += std::to_string(counter[size_t(d)] + 1) + ",";
-            offset += counter[size_t(d)] * step[size_t(d)];
+            out.buf += std::to_string(counter[size_t(d)] + 1) + ",";
+            offset += counter[size_t(d)] * strides[d];
         }
-        out += ".,.) = \n";
-        put_matrix(out, v.data() + offset, rows, cols, f, " ");
+        out.buf += ".,.) = \n";
+        put_matrix(out, v, offset, rows, cols, strides[lead], strides[lead + 1], f, " ");
         int64_t d = 0;
         for (; d < lead; ++d) {
             if (++counter[size_t(d)] < sizes[d]) break;
@@ -185,21 +232,14 @@ inline void put_slices(std::string& out, const std::vector<double>& v, const Sha
     }
 }
 
-// The elements in row-major (layout) order, as doubles.
-template <class T>
-std::vector<double> gather(const Tensor<T, CPU>& t) {
-    std::vector<double> v;
-    const int64_t n = t.nElement();
-    if (n <= 0) return v;
-    v.reserve(size_t(n));
-    const T* base = t.data();
-    const Shape& sizes = t.sizes();
-    const Shape& strides = t.strides();
-    const int64_t nd = t.dim();
+// Every element's offset in layout order, passed to f (nothing is copied).
+template <class F>
+void for_each_offset(const Shape& sizes, const Shape& strides, int64_t n, F&& f) {
+    const int64_t nd = int64_t(sizes.size());
     std::vector<int64_t> idx(size_t(nd), 0);
     int64_t off = 0;
     for (int64_t k = 0; k < n; ++k) {
-        v.push_back(convert<double>(base[off]));
+        f(off);
         for (int64_t d = nd - 1; d >= 0; --d) {
             if (++idx[size_t(d)] < sizes[d]) {
                 off += strides[d];
@@ -209,7 +249,56 @@ std::vector<double> gather(const Tensor<T, CPU>& t) {
             idx[size_t(d)] = 0;
         }
     }
-    return v;
+}
+
+// The smallest text of n values: at least one character and a separator each.
+// A tensor whose text could not be held in this machine's memory is refused
+// (MemoryError) before anything is read or written: no stream could hold it,
+// and a terminal or file would take hours (10^12 elements of an expanded view).
+inline void require_text(int64_t n, uint64_t bytes_per_value, bool hold) {
+    const uint64_t bytes = ws_mul(uint64_t(n), bytes_per_value);
+    if (hold) {
+        require_memory("print", bytes, "the text");
+        return;
+    }
+    const uint64_t sys = system_memory_bytes();
+    if (bytes > max_alloc_bytes || (sys != 0 && bytes > sys))
+        fail<MemoryError>("print: the text of ", n, " elements needs at least ", bytes,
+                          " bytes, more than the ", sys,
+                          " bytes of memory and swap of this machine (print a part of it)");
+}
+
+// Writes t's text to out (the tensor is read in place). `hold`: the whole text
+// stays in out.buf (to_string), so its memory is checked first.
+template <class T>
+void put_tensor(Sink& out, const Tensor<T, CPU>& t, bool hold) {
+    if (t.dim() == 0) {
+        out.buf += "[" + t.type() + " with no dimension]\n";
+        return;
+    }
+    const int64_t n = t.nElement();
+    require_text(n, 2, hold);
+    const Reader<T> rd{t.data()};
+    const Shape& sizes = t.sizes();
+    const Shape& strides = t.strides();
+    const NumberFormat f = choose_format_of([&](auto&& visit) {
+        for_each_offset(sizes, strides, n, [&](int64_t off) { visit(rd(off)); });
+    });
+    if (hold && f.kind != NumberFormat::Unaligned) require_text(n, uint64_t(f.width) + 1, true);
+    if (t.dim() == 1) {
+        put_column(out, rd, n, t.stride(0), f);
+    } else if (n > 0) {
+        if (t.dim() == 2)
+            put_matrix(out, rd, 0, t.size(0), t.size(1), t.stride(0), t.stride(1), f, "");
+        else
+            put_slices(out, rd, sizes, strides, f);
+    }
+    out.buf += "[" + t.type() + " of size ";
+    for (int64_t d = 0; d < t.dim(); ++d) {
+        if (d > 0) out.buf += 'x';
+        out.buf += std::to_string(t.size(d));
+    }
+    out.buf += "]\n";
 }
 
 } // namespace detail::print
@@ -217,45 +306,38 @@ std::vector<double> gather(const Tensor<T, CPU>& t) {
 // Torch7's text of a tensor, ending with a newline after the footer.
 template <class T>
 std::string to_string(const Tensor<T, CPU>& t) {
-    namespace P = detail::print;
-    if (t.dim() == 0) return "[" + t.type() + " with no dimension]\n";
-    const std::vector<double> v = detail::guard_alloc("print", [&] { return P::gather(t); });
-    const P::NumberFormat f = P::choose_format(v);
-    std::string out;
-    if (t.dim() == 1) {
-        P::put_column(out, v, f);
-    } else if (t.nElement() > 0) {
-        if (t.dim() == 2)
-            P::put_matrix(out, v.data(), t.size(0), t.size(1), f, "");
-        else
-            P::put_slices(out, v, t.sizes(), f);
-    }
-    out += "[" + t.type() + " of size ";
-    for (int64_t d = 0; d < t.dim(); ++d) {
-        if (d > 0) out += 'x';
-        out += std::to_string(t.size(d));
-    }
-    out += "]\n";
-    return out;
+    detail::print::Sink out;
+    detail::guard_alloc("print", [&] { detail::print::put_tensor(out, t, true); });
+    return std::move(out.buf);
 }
 
 // Torch7's text of a storage: one value per line and `[torch.XStorage of size n]`.
 template <class T>
 std::string to_string(const Storage<T, CPU>& s) {
     namespace P = detail::print;
-    std::vector<double> v;
-    v.reserve(size_t(s.size()));
-    for (int64_t i = 0; i < s.size(); ++i) v.push_back(convert<double>(s.data()[i]));
-    std::string out;
-    P::put_column(out, v, P::choose_format(v));
-    out +=
-        "[" + torch_type_name<T, CPU>("Storage") + " of size " + std::to_string(s.size()) + "]\n";
-    return out;
+    P::Sink out;
+    detail::guard_alloc("print", [&] {
+        P::require_text(s.size(), 2, true);
+        const P::Reader<T> rd{s.data()};
+        const int64_t n = s.size();
+        const P::NumberFormat f = P::choose_format_of([&](auto&& visit) {
+            for (int64_t i = 0; i < n; ++i) visit(rd(i));
+        });
+        P::put_column(out, rd, n, 1, f);
+        out.buf += "[" + torch_type_name<T, CPU>("Storage") + " of size " +
+                   std::to_string(s.size()) + "]\n";
+    });
+    return std::move(out.buf);
 }
 
+// Streams the text a slice at a time: never a copy of the tensor or its whole text.
 template <class T>
 std::ostream& operator<<(std::ostream& os, const Tensor<T, CPU>& t) {
-    return os << to_string(t);
+    detail::print::Sink out;
+    out.os = &os;
+    detail::guard_alloc("print", [&] { detail::print::put_tensor(out, t, false); });
+    out.finish();
+    return os;
 }
 
 // An expression prints its value: std::cout << a + b.

@@ -21,6 +21,7 @@
 #include "../tensor/views.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -118,6 +119,38 @@ Tensor<T, CPU> conv_input(const ConvPlan& p, const Tensor<T, CPU>& x) {
     return in;
 }
 
+// conv_run's rows for 'F' mode, each tap summed only over the input itself
+// (never over the zero padding): out[j] = sum over taps t whose input position
+// exists of w[t] * in[off[t] + j], in the taps' order.
+template <class T>
+void conv_full_bounded(const ConvPlan& p, T* o, const T* src, const int64_t* off, const T* w,
+                       int64_t taps, int64_t spatial) {
+    const int64_t n = p.out[2], rows = p.out[0] * p.out[1], map = rows * n;
+    const int64_t row = p.pad[2], slice = p.pad[1] * p.pad[2], plane = p.pad[0] * slice;
+    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(1, n * taps));
+    iter::parallel_for(p.maps * rows, grain, [&](int64_t b, int64_t e, int64_t) {
+        for (int64_t i = b; i < e; ++i) {
+            const int64_t m = i / rows, rr = i % rows, od = rr / p.out[1], orow = rr % p.out[1];
+            T* dst = o + m * map + rr * n;
+            for (int64_t j = 0; j < n; ++j) dst[j] = T(0);
+            const T* in = src + (p.sum ? 0 : m * plane) + od * slice + orow * row;
+            const T* wm = w + m * taps;
+            for (int64_t t = 0; t < taps; ++t) {
+                const int64_t s = t % spatial, kd = s / (p.ker[1] * p.ker[2]),
+                              kr = s / p.ker[2] % p.ker[1], kc = s % p.ker[2];
+                // padded position = output position + tap; the input lies at
+                // [ker - 1, ker - 1 + in) in every padded dimension
+                const int64_t pd = od + kd - (p.ker[0] - 1), pr = orow + kr - (p.ker[1] - 1);
+                if (pd < 0 || pd >= p.in[0] || pr < 0 || pr >= p.in[1]) continue;
+                const int64_t j0 = std::max<int64_t>(0, p.ker[2] - 1 - kc);
+                const int64_t j1 = std::min<int64_t>(n, p.ker[2] - 1 - kc + p.in[2]);
+                const T* q = in + off[t];
+                for (int64_t j = j0; j < j1; ++j) dst[j] += wm[t] * q[j];
+            }
+        }
+    });
+}
+
 // Valid cross-correlation of the prepared input with the kernel (flipped in
 // every spatial dimension for a convolution).
 template <class T>
@@ -154,6 +187,13 @@ Tensor<T, CPU> conv_run(const ConvPlan& p, const Tensor<T, CPU>& x, const Tensor
     const T* src = in.data();
 
     if constexpr (std::is_floating_point_v<T>) {
+        // 'F' with an infinite or NaN weight: Torch7's full convolution multiplies
+        // only where the input exists, so a tap over the zero padding must add
+        // nothing (not 0 * inf = NaN). Each tap's sum skips the padding.
+        if (p.full && !std::all_of(w.begin(), w.end(), [](T v) { return std::isfinite(v); })) {
+            conv_full_bounded(p, o, src, off.data(), w.data(), taps, spatial);
+            return r;
+        }
         // Many output maps over the same taps: im2col blocks and a matrix product.
         if (p.sum && p.maps >= 4 && taps * n <= (int64_t(1) << 22)) {
             eig::sync_threads();

@@ -212,7 +212,9 @@ struct RandomInt {
 #else
         const uint64_t k = uint64_t((static_cast<unsigned __int128>(x) * n) >> 64);
 #endif
-        out[0] = convert<T>(lo + int64_t(k));
+        // in uint64 (lo + k overflows int64 for random(INT64_MIN, INT64_MAX)); the
+        // sum is in [lo, lo + n), so it fits T
+        out[0] = convert<T>(int64_t(uint64_t(lo) + k));
     }
 };
 
@@ -237,8 +239,10 @@ struct Cauchy {
     }
 };
 
-// exp of Normal(mean, stdv) (mean and stdv of the logarithm; Tensor::logNormal
-// takes Torch7's parameters, those of the result): the same words and formula as Normal.
+// exp of Normal(mean, stdv) (mean and stdv of the logarithm, as Torch7's
+// THRandom_logNormal and Tensor::logNormal): the same words and formula as Normal.
+// Finite parameters give no NaN: a logarithm beyond the double range gives
+// +inf or 0.
 template <class T>
 struct LogNormal {
     static constexpr int group = 2, words = 4;

@@ -16,7 +16,9 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace t7 {
@@ -50,6 +52,20 @@ concept LapackScalar = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 template <class T>
 using EMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+
+template <class T, class D>
+uint64_t ws_of(uint64_t copies, const Tensor<T, D>& t) {
+    return ws_mul(copies, uint64_t(t.nElement()));
+}
+
+// The Eigen matrices a linear algebra function will hold at once (copies of its
+// operands, factors, results; `elements` scalars of T), checked by the library's
+// one memory check before Eigen is asked: MemoryError when they cannot be had,
+// e.g. for a 2^17 x 2^17 expanded view whose storage is one element.
+template <class T>
+void require_workspace(const char* op, uint64_t elements) {
+    require_memory(op, elements, sizeof(T), "the workspace");
+}
 
 // A 2-D (or 1-D, as a column) tensor as an Eigen matrix (a copy).
 template <class T, class D>
@@ -122,6 +138,7 @@ GesvResult<T, D> gesv(const Tensor<T, D>& B, const Tensor<T, D>& A) {
     if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != A.size(0))
         detail::fail<ShapeError>("gesv: B of size ", B.sizes(), " does not match A of size ",
                                  A.sizes(), " (B must be n or n x k with n = ", A.size(0), ")");
+    detail::require_workspace<T>("gesv", detail::ws_add(detail::ws_of(2, A), detail::ws_of(3, B)));
     const auto lu = detail::checked_lu(A, "gesv");
     const detail::EMatrix<T> x = lu.solve(detail::to_eigen(B));
     return {B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x),
@@ -132,6 +149,7 @@ GesvResult<T, D> gesv(const Tensor<T, D>& B, const Tensor<T, D>& A) {
 template <detail::LapackScalar T, class D>
 Tensor<T, D> inverse(const Tensor<T, D>& A) {
     detail::require_square(A, "inverse", "the input");
+    detail::require_workspace<T>("inverse", detail::ws_of(3, A));
     return detail::matrix_tensor<T>(detail::checked_lu(A, "inverse").inverse());
 }
 
@@ -141,6 +159,7 @@ template <detail::LapackScalar T, class D>
 Tensor<T, D> potrf(const Tensor<T, D>& A, char uplo = 'U') {
     detail::require_square(A, "potrf", "A");
     const bool upper = detail::upper_of(uplo, "potrf");
+    detail::require_workspace<T>("potrf", detail::ws_of(3, A));
     detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "potrf", A);
     detail::eig::sync_threads();
@@ -165,6 +184,8 @@ Tensor<T, D> potrs(const Tensor<T, D>& B, const Tensor<T, D>& chol, char uplo = 
         detail::fail<ShapeError>("potrs: B of size ", B.sizes(),
                                  " does not match the factor of size ", chol.sizes());
     const bool upper = detail::upper_of(uplo, "potrs");
+    detail::require_workspace<T>("potrs",
+                                 detail::ws_add(detail::ws_of(1, chol), detail::ws_of(1, B)));
     const detail::EMatrix<T> c = detail::to_eigen(chol);
     detail::EMatrix<T> x = detail::to_eigen(B);
     if (upper) { // U^T U x = b
@@ -189,6 +210,7 @@ Tensor<T, D> potri(const Tensor<T, D>& chol, char uplo = 'U') {
 template <detail::LapackScalar T, class D>
 QRResult<T, D> qr(const Tensor<T, D>& A) {
     detail::require_dim(A, 2, "qr", "a matrix");
+    detail::require_workspace<T>("qr", detail::ws_of(4, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "qr", A);
     const Eigen::Index rows = m.rows(), cols = m.cols(), k = std::min(rows, cols);
@@ -205,6 +227,14 @@ SVDResult<T, D> svd(const Tensor<T, D>& A, char some = 'S') {
     detail::require_dim(A, 2, "svd", "a matrix");
     if (some != 'S' && some != 'A')
         detail::fail<Error>("svd: mode must be 'S' (reduced) or 'A' (all), got '", some, "'");
+    {
+        const uint64_t r = uint64_t(A.size(0)), c = uint64_t(A.size(1)), k = std::min(r, c);
+        const uint64_t uv = some == 'S'
+                                ? detail::ws_mul(detail::ws_add(r, c), k)
+                                : detail::ws_add(detail::ws_mul(r, r), detail::ws_mul(c, c));
+        detail::require_workspace<T>("svd",
+                                     detail::ws_add(detail::ws_of(3, A), detail::ws_mul(2, uv)));
+    }
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "svd", A);
     const unsigned opts = some == 'S' ? Eigen::ComputeThinU | Eigen::ComputeThinV
@@ -222,6 +252,7 @@ EigResult<T, D> symeig(const Tensor<T, D>& A, char jobz = 'N', char uplo = 'U') 
     if (jobz != 'N' && jobz != 'V')
         detail::fail<Error>("symeig: jobz must be 'N' or 'V', got '", jobz, "'");
     const bool upper = detail::upper_of(uplo, "symeig");
+    detail::require_workspace<T>("symeig", detail::ws_of(5, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "symeig", A);
     detail::EMatrix<T> s = upper ? detail::EMatrix<T>(m.template selfadjointView<Eigen::Upper>())
@@ -245,6 +276,7 @@ EigResult<T, D> eig(const Tensor<T, D>& A, char jobvr = 'N') {
     detail::require_square(A, "eig", "A");
     if (jobvr != 'N' && jobvr != 'V')
         detail::fail<Error>("eig: jobvr must be 'N' or 'V', got '", jobvr, "'");
+    detail::require_workspace<T>("eig", detail::ws_of(8, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "eig", A);
     Eigen::EigenSolver<detail::EMatrix<T>> es(m, jobvr == 'V');
@@ -281,6 +313,7 @@ Tensor<T, D> gels(const Tensor<T, D>& B, const Tensor<T, D>& A) {
     if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != A.size(0))
         detail::fail<ShapeError>("gels: B of size ", B.sizes(), " does not match A of size ",
                                  A.sizes(), " (B must have ", A.size(0), " rows)");
+    detail::require_workspace<T>("gels", detail::ws_add(detail::ws_of(4, A), detail::ws_of(3, B)));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "gels", A);
     Eigen::CompleteOrthogonalDecomposition<detail::EMatrix<T>> cod(m);

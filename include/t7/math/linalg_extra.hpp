@@ -61,6 +61,7 @@ Reflectors<T> reflectors(const Tensor<T, D>& m, const Tensor<T, D>& tau, const c
     if (k > m.size(0) || k > m.size(1))
         fail<ShapeError>(op, ": tau of size ", tau.sizes(), " has more coefficients than the ",
                          m.sizes(), " matrix has columns or rows");
+    require_workspace<T>(op, ws_add(ws_of(2, m), ws_of(1, tau)));
     Reflectors<T> r{to_eigen(m).leftCols(k), to_eigen(tau).col(0)};
     if (!r.v.allFinite() || !r.tau.allFinite())
         fail<Error>(op, ": the reflectors (size ", m.sizes(), ", tau ", tau.sizes(),
@@ -89,6 +90,7 @@ TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo 
         unit = true;
     else if (diag != 'N' && diag != 'n')
         detail::fail<Error>("trtrs: diag must be 'N' or 'U', got '", diag, "'");
+    detail::require_workspace<T>("trtrs", detail::ws_add(detail::ws_of(2, A), detail::ws_of(2, B)));
     detail::EMatrix<T> a = detail::to_eigen(A);
     const Eigen::Index n = a.rows();
     if (unit) a.diagonal().setOnes();
@@ -125,6 +127,7 @@ PstrfResult<T, D> pstrf(const Tensor<T, D>& A, char uplo = 'U', double tol = -1)
     detail::require_nonempty(A, "pstrf", "A");
     const bool upper = detail::upper_of(uplo, "pstrf");
     if (std::isnan(tol)) detail::fail<Error>("pstrf: tol is NaN");
+    detail::require_workspace<T>("pstrf", detail::ws_of(5, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::EMatrix<T> s = upper ? detail::EMatrix<T>(m.template selfadjointView<Eigen::Upper>())
                                  : detail::EMatrix<T>(m.template selfadjointView<Eigen::Lower>());
@@ -176,6 +179,7 @@ template <detail::LapackScalar T, class D>
 GeqrfResult<T, D> geqrf(const Tensor<T, D>& A) {
     detail::require_dim(A, 2, "geqrf", "a matrix");
     detail::require_nonempty(A, "geqrf", "A");
+    detail::require_workspace<T>("geqrf", detail::ws_of(4, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "geqrf", A);
     Eigen::HouseholderQR<detail::EMatrix<T>> h(m);
@@ -187,6 +191,8 @@ GeqrfResult<T, D> geqrf(const Tensor<T, D>& A) {
 // rows >= cols; so geqrf + orgqr gives qr's Q).
 template <detail::LapackScalar T, class D>
 Tensor<T, D> orgqr(const Tensor<T, D>& m, const Tensor<T, D>& tau) {
+    if (m.dim() == 2) // the reflectors' copy of m is checked there
+        detail::require_workspace<T>("orgqr", detail::ws_of(1, m));
     const auto r = detail::reflectors(m, tau, "orgqr");
     const Eigen::Index rows = m.size(0), cols = std::min(m.size(0), m.size(1));
     detail::EMatrix<T> q = detail::EMatrix<T>::Identity(rows, cols);
@@ -212,6 +218,7 @@ Tensor<T, D> ormqr(const Tensor<T, D>& m, const Tensor<T, D>& tau, const Tensor<
         detail::fail<ShapeError>("ormqr: C of size ", C.sizes(), " does not match Q of order ",
                                  m.size(0), " (from m of size ", m.sizes(), ") on side '", side,
                                  "'");
+    detail::require_workspace<T>("ormqr", detail::ws_of(2, C));
     const auto r = detail::reflectors(m, tau, "ormqr");
     detail::EMatrix<T> c = detail::to_eigen(C);
     detail::require_finite(c, "ormqr", C);

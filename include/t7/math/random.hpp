@@ -42,11 +42,57 @@ namespace t7 {
 // ---- generators --------------------------------------------------------------------
 
 // The whole state of a generator: Philox key, and blocks already consumed.
+// Converts to the ByteTensor form of Generator::getState() (24 bytes: the tag
+// "T7Philox", the seed, the offset), which every setter accepts as well: state
+// moves between the default generator, a Generator and a .t7 file either way.
 struct RNGState {
     uint64_t seed = 0;
     uint64_t offset = 0;
     friend bool operator==(const RNGState&, const RNGState&) = default;
+    operator Tensor<uint8_t, CPU>() const; // defined below
 };
+
+namespace detail {
+inline constexpr char rng_tag[9] = "T7Philox";
+inline constexpr int64_t rng_state_bytes = 24;
+
+inline Tensor<uint8_t, CPU> rng_state_tensor(const RNGState& st) {
+    Tensor<uint8_t, CPU> r(rng_state_bytes);
+    uint8_t* p = r.data();
+    std::memcpy(p, rng_tag, 8);
+    for (int k = 0; k < 8; ++k) {
+        p[8 + k] = uint8_t(st.seed >> (8 * k));
+        p[16 + k] = uint8_t(st.offset >> (8 * k));
+    }
+    return r;
+}
+// The state a ByteTensor of rng_state_tensor holds; Error naming op for another.
+inline RNGState rng_state_of(const Tensor<uint8_t, CPU>& s, const char* op) {
+    if (s.dim() != 1 || s.nElement() != rng_state_bytes)
+        fail<Error>(op, ": expected a 1-D ByteTensor of ", rng_state_bytes,
+                    " bytes from getState(), got size ", s.sizes());
+    // Read through the stride (no contiguous copy: that needs the CPU evaluator,
+    // which CUDA translation units do not include).
+    const uint8_t* p = s.data();
+    const int64_t step = s.stride(0);
+    for (int k = 0; k < 8; ++k)
+        if (p[k * step] != uint8_t(rng_tag[k]))
+            fail<Error>(op, ": the ByteTensor is not a generator state (its tag is not "
+                            "\"T7Philox\")");
+    RNGState st;
+    for (int k = 0; k < 8; ++k) {
+        st.seed |= uint64_t(p[(8 + k) * step]) << (8 * k);
+        st.offset |= uint64_t(p[(16 + k) * step]) << (8 * k);
+    }
+    return st;
+}
+template <class T, class D>
+[[noreturn]] void rng_state_type_error(const char* op) {
+    fail<TypeError>(op, ": a state is a torch.ByteTensor, got a ", Tensor<T, D>::typeName());
+}
+} // namespace detail
+
+inline RNGState::operator Tensor<uint8_t, CPU>() const { return detail::rng_state_tensor(*this); }
 
 class Generator {
 public:
@@ -77,42 +123,15 @@ public:
         state_ = s;
     }
     // A snapshot as a ByteTensor of state_bytes bytes (t7::save writes it; any
-    // generator's setState takes it back).
-    Tensor<uint8_t, CPU> getState() const {
-        const RNGState st = state();
-        Tensor<uint8_t, CPU> r(state_bytes);
-        uint8_t* p = r.data();
-        std::memcpy(p, tag, 8);
-        for (int k = 0; k < 8; ++k) {
-            p[8 + k] = uint8_t(st.seed >> (8 * k));
-            p[16 + k] = uint8_t(st.offset >> (8 * k));
-        }
-        return r;
-    }
+    // generator's setState, and t7::setRNGState, take it back).
+    Tensor<uint8_t, CPU> getState() const { return detail::rng_state_tensor(state()); }
     void setState(const Tensor<uint8_t, CPU>& s) {
-        if (s.dim() != 1 || s.nElement() != state_bytes)
-            detail::fail<Error>("Generator::setState: expected a 1-D ByteTensor of ", state_bytes,
-                                " bytes from getState(), got size ", s.sizes());
-        // Read through the stride (no contiguous copy: that needs the CPU evaluator,
-        // which CUDA translation units do not include).
-        const uint8_t* p = s.data();
-        const int64_t step = s.stride(0);
-        for (int k = 0; k < 8; ++k)
-            if (p[k * step] != uint8_t(tag[k]))
-                detail::fail<Error>("Generator::setState: the ByteTensor is not a generator "
-                                    "state (its tag is not \"T7Philox\")");
-        RNGState st;
-        for (int k = 0; k < 8; ++k) {
-            st.seed |= uint64_t(p[(8 + k) * step]) << (8 * k);
-            st.offset |= uint64_t(p[(16 + k) * step]) << (8 * k);
-        }
-        setState(st);
+        setState(detail::rng_state_of(s, "Generator::setState"));
     }
     template <class T, class D>
     requires(!std::is_same_v<T, uint8_t> ||
              !std::is_same_v<D, CPU>) void setState(const Tensor<T, D>&) {
-        detail::fail<TypeError>("Generator::setState: a state is a torch.ByteTensor, got a ",
-                                Tensor<T, D>::typeName());
+        detail::rng_state_type_error<T, D>("Generator::setState");
     }
     // Claims the next `blocks` Philox blocks: returns the seed and the first block.
     RNGState reserve(uint64_t blocks) {
@@ -123,7 +142,6 @@ public:
     }
 
 private:
-    static constexpr char tag[9] = "T7Philox";
     mutable std::mutex m_;
     RNGState state_{default_seed, 0};
 };
@@ -153,8 +171,20 @@ inline uint64_t seed() {
     return s;
 }
 inline uint64_t initialSeed() { return defaultGenerator<CPU>().initialSeed(); }
+// The CPU generator's state; it converts to the ByteTensor of getState()
+// (t7::ByteTensor st = t7::getRNGState()).
 inline RNGState getRNGState() { return defaultGenerator<CPU>().state(); }
+// Sets the CPU generator's state from an RNGState or a ByteTensor of getState()
+// (a Generator's, or one read back with t7::load).
 inline void setRNGState(const RNGState& s) { defaultGenerator<CPU>().setState(s); }
+inline void setRNGState(const Tensor<uint8_t, CPU>& s) {
+    defaultGenerator<CPU>().setState(detail::rng_state_of(s, "setRNGState"));
+}
+template <class T, class D>
+requires(!std::is_same_v<T, uint8_t> ||
+         !std::is_same_v<D, CPU>) void setRNGState(const Tensor<T, D>&) {
+    detail::rng_state_type_error<T, D>("setRNGState");
+}
 
 // ---- filling a tensor: one engine per device ----------------------------------------
 namespace detail {
@@ -418,16 +448,17 @@ Tensor<T, D>& Tensor<T, D>::random(int64_t a, int64_t b) {
 }
 
 namespace detail {
-// Torch7's logNormal(mean, stdv): the mean and deviation of the values drawn, which
-// are exp(normal(mu, sigma)) with mu = log(m^2 / sqrt(s^2 + m^2)), sigma^2 =
-// log(s^2 / m^2 + 1). Checked before a generator is chosen.
+// Torch7's logNormal(mean, stdv) as its C code computes it (THRandom_logNormal:
+// exp(normal(mean, stdv))): mean and stdv are those of the values' logarithm, as
+// PyTorch's log_normal_. Any finite mean; stdv finite and > 0. Checked before a
+// generator is chosen.
 inline rng::LogNormal<double> lognormal_law(double mean, double stdv) {
-    if (!(mean > 0) || !std::isfinite(mean))
-        fail<Error>("logNormal: the mean ", mean, " must be positive and finite");
-    if (!(stdv >= 0) || !std::isfinite(stdv))
-        fail<Error>("logNormal: the standard deviation ", stdv, " must be >= 0 and finite");
-    const double m2 = mean * mean, s2 = stdv * stdv;
-    return {std::log(m2 / std::sqrt(s2 + m2)), std::sqrt(std::log1p(s2 / m2))};
+    if (!std::isfinite(mean))
+        fail<Error>("logNormal: the mean ", mean, " (of the logarithm) must be finite");
+    if (!(stdv > 0) || !std::isfinite(stdv))
+        fail<Error>("logNormal: the standard deviation ", stdv,
+                    " (of the logarithm) must be positive and finite");
+    return {mean, stdv};
 }
 } // namespace detail
 
@@ -595,6 +626,19 @@ Tensor<int64_t, D> randperm(int64_t n) {
     return randperm<D>(defaultGenerator<D>(DeviceMemory<D>::current_device()), n);
 }
 
+namespace detail {
+// Weights are scaled by 2^-shift, shift the exponent of the largest one (or 0
+// when that is below 2^64): exact, so ordinary weights sample as before, and the
+// sum of up to 2^62 scaled weights stays finite. A positive weight never
+// becomes 0 (which would change which categories can be drawn).
+inline int weight_shift(double largest) { return largest >= 0x1p64 ? std::ilogb(largest) : 0; }
+inline double scale_weight(double v, int shift) {
+    if (shift == 0 || v == 0) return v;
+    const double s = std::ldexp(v, -shift);
+    return s > 0 ? s : std::numeric_limits<double>::denorm_min();
+}
+} // namespace detail
+
 // n category indices (0-based) per row of p (1-D: one distribution; 2-D: one per
 // row), drawn with the row's non-negative weights (they need not sum to 1).
 // Without replacement a category is drawn at most once per row. Sample j of row r
@@ -615,9 +659,10 @@ Tensor<int64_t, D> multinomial(Generator& gen, const Tensor<T, D>& p, int64_t n,
     }();
     const int64_t rows = w.size(0), k = w.size(1);
     const double* wp = w.data();
+    std::vector<int> row_shift(static_cast<size_t>(rows));
     for (int64_t r = 0; r < rows; ++r) {
         int64_t positive = 0;
-        double total = 0;
+        double total = 0, big = 0;
         for (int64_t j = 0; j < k; ++j) {
             const double v = wp[r * k + j];
             if (!(v >= 0) || !std::isfinite(v))
@@ -625,7 +670,9 @@ Tensor<int64_t, D> multinomial(Generator& gen, const Tensor<T, D>& p, int64_t n,
                                     r, " (weights must be finite and non-negative)");
             positive += v > 0;
             total += v;
+            big = std::max(big, v);
         }
+        row_shift[size_t(r)] = detail::weight_shift(big);
         if (total <= 0)
             detail::fail<Error>("multinomial: row ", r, " of size ", k, " has no positive weight");
         if (!replacement && n > positive)
@@ -642,7 +689,10 @@ Tensor<int64_t, D> multinomial(Generator& gen, const Tensor<T, D>& p, int64_t n,
     iter::parallel_for(rows, 1, [&](int64_t r0, int64_t r1, int64_t) {
         std::vector<double> cum(static_cast<size_t>(k)), weight(static_cast<size_t>(k));
         for (int64_t r = r0; r < r1; ++r) {
-            std::copy(wp + r * k, wp + (r + 1) * k, weight.begin());
+            // scaled by a power of two below the largest weight: the sums cannot
+            // overflow (1e308 1e308 1), and ordinary weights draw the same values
+            for (int64_t c = 0; c < k; ++c)
+                weight[size_t(c)] = detail::scale_weight(wp[r * k + c], row_shift[size_t(r)]);
             for (int64_t j = 0; j < n; ++j) {
                 double total = 0;
                 int64_t last = 0;
@@ -696,18 +746,23 @@ AliasTable<T> multinomialAliasSetup(const Tensor<T, CPU>& probs) {
     const Tensor<double, CPU> w = probs.template to<double>().contiguous();
     const int64_t K = w.nElement();
     const double* wp = w.data();
-    double total = 0;
+    double big = 0;
     for (int64_t k = 0; k < K; ++k) {
         if (!(wp[k] >= 0) || !std::isfinite(wp[k]))
             detail::fail<Error>("multinomialAliasSetup: invalid probability ", wp[k], " at index ",
                                 k, " (probabilities must be finite and non-negative)");
-        total += wp[k];
+        big = std::max(big, wp[k]);
     }
-    if (!(total > 0)) detail::fail<Error>("multinomialAliasSetup: the probabilities sum to 0");
+    if (!(big > 0)) detail::fail<Error>("multinomialAliasSetup: the probabilities sum to 0");
+    // Normalised after scaling by a power of two below the largest weight: the
+    // total cannot overflow ({1e308, 1e308, 1}), and ordinary weights give the same table.
+    const int shift = detail::weight_shift(big);
+    double total = 0;
+    for (int64_t k = 0; k < K; ++k) total += detail::scale_weight(wp[k], shift);
     std::vector<double> q(static_cast<size_t>(K));
     std::vector<int64_t> J(static_cast<size_t>(K)), small, large;
     for (int64_t k = 0; k < K; ++k) {
-        q[size_t(k)] = wp[k] / total * double(K);
+        q[size_t(k)] = detail::scale_weight(wp[k], shift) / total * double(K);
         J[size_t(k)] = k;
         (q[size_t(k)] < 1 ? small : large).push_back(k);
     }

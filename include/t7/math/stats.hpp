@@ -68,6 +68,9 @@ void histc_count(T* rp, const T* p, int64_t n, int64_t nbins, double lo, double 
         hi += 1;
     }
     const int threads = std::max(1, getNumThreads());
+    // One row of counters per thread: checked before the allocator is asked.
+    detail::require_memory("histc", detail::ws_mul(uint64_t(threads), uint64_t(nbins)),
+                           sizeof(int64_t), "the per-thread counters");
     auto parts = detail::guard_alloc("histc", [&] {
         return std::vector<std::vector<int64_t>>(size_t(threads),
                                                  std::vector<int64_t>(size_t(nbins)));
@@ -132,6 +135,19 @@ Tensor<T, D> bhistc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, d
     const Tensor<T, D> c = x.contiguous();
     const T* p = c.data();
     const int64_t rows = c.size(0), cols = c.size(1);
+    // A row's counts go straight into its row of the result when T counts them
+    // exactly (integers wrap, as the conversion of the count would): no scratch
+    // memory. Otherwise (float rows of more than 2^24 elements) each thread
+    // counts in int64, memory checked before the allocator is asked.
+    using C = compute_t<T>;
+    const bool direct = std::is_integral_v<C> ||
+                        cols <= (int64_t(1) << std::min(std::numeric_limits<C>::digits, 62));
+    const int threads = std::max(1, getNumThreads());
+    detail::require_memory(
+        "bhistc",
+        detail::ws_add(detail::ws_mul(detail::ws_mul(uint64_t(rows), sizeof(T)), uint64_t(nbins)),
+                       direct ? 0 : detail::ws_mul(uint64_t(threads) * 8u, uint64_t(nbins))),
+        "the result and counters");
     Tensor<T, D> r = zeros<T, D>(rows, nbins);
     if (lo == hi && !detail::finite_range(p, c.nElement(), lo, hi)) return r;
     if (lo == hi) {
@@ -139,20 +155,39 @@ Tensor<T, D> bhistc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, d
         hi += 1;
     }
     T* rp = r.data();
-    iter::parallel_for(rows, 1 + iter::parallel_grain / std::max<int64_t>(cols, 1),
-                       [&](int64_t b, int64_t e, int64_t) {
-                           std::vector<int64_t> h(static_cast<size_t>(nbins));
-                           for (int64_t i = b; i < e; ++i) {
-                               std::fill(h.begin(), h.end(), 0);
-                               for (int64_t j = 0; j < cols; ++j) {
-                                   const double v = double(p[i * cols + j]);
-                                   if (v >= lo && v <= hi)
-                                       ++h[size_t(detail::histc_bin(v, lo, hi, nbins))];
-                               }
-                               for (int64_t k = 0; k < nbins; ++k)
-                                   rp[i * nbins + k] = convert<T>(h[size_t(k)]);
-                           }
-                       });
+    const int64_t grain = 1 + iter::parallel_grain / std::max<int64_t>(cols, 1);
+    if (direct) {
+        iter::parallel_for(rows, grain, [&](int64_t b, int64_t e, int64_t) {
+            for (int64_t i = b; i < e; ++i) {
+                T* h = rp + i * nbins;
+                for (int64_t j = 0; j < cols; ++j) {
+                    const double v = double(p[i * cols + j]);
+                    if (v >= lo && v <= hi) {
+                        T& bin = h[detail::histc_bin(v, lo, hi, nbins)];
+                        if constexpr (std::is_integral_v<C>) {
+                            using U = std::conditional_t<(sizeof(C) < 4), uint32_t,
+                                                         std::make_unsigned_t<C>>;
+                            bin = T(C(U(C(bin)) + 1u));
+                        } else {
+                            bin = T(C(bin) + 1);
+                        }
+                    }
+                }
+            }
+        });
+        return r;
+    }
+    iter::parallel_for(rows, grain, [&](int64_t b, int64_t e, int64_t) {
+        std::vector<int64_t> h(static_cast<size_t>(nbins));
+        for (int64_t i = b; i < e; ++i) {
+            std::fill(h.begin(), h.end(), 0);
+            for (int64_t j = 0; j < cols; ++j) {
+                const double v = double(p[i * cols + j]);
+                if (v >= lo && v <= hi) ++h[size_t(detail::histc_bin(v, lo, hi, nbins))];
+            }
+            for (int64_t k = 0; k < nbins; ++k) rp[i * nbins + k] = convert<T>(h[size_t(k)]);
+        }
+    });
     return r;
 }
 

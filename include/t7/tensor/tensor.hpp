@@ -119,6 +119,8 @@ public:
         if constexpr (!std::is_same_v<D, CPU>) {
             return cpu().toVector();
         } else {
+            // Checked before std::vector asks operator new (AddressSanitizer's aborts).
+            detail::require_memory("toVector", uint64_t(nElement()), sizeof(T), "the vector");
             return detail::guard_alloc("toVector", [&] {
                 return isContiguous() ? std::vector<T>(data(), data() + nElement())
                                       : std::vector<T>(begin(), end());

@@ -14,9 +14,11 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace t7::detail {
 
@@ -80,6 +82,31 @@ Vector<T> gather(const VecRef<const T>& v) {
     return r;
 }
 
+// C = beta C + alpha A B for integer types, in the unsigned type of the same
+// width (at least 32 bits): products and sums wrap modulo 2^N as the
+// element-wise arithmetic does (Eigen's products of signed integers overflow,
+// undefined behaviour). Any strides; beta == 0 ignores C's values.
+template <class T>
+void int_gemm(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, T beta,
+              const MatRef<T>& C) {
+    using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+    const int64_t m = C.rows, n = C.cols, k = A.cols;
+    std::vector<U> acc(static_cast<size_t>(n));
+    for (int64_t i = 0; i < m; ++i) {
+        std::fill(acc.begin(), acc.end(), U(0));
+        for (int64_t p = 0; p < k; ++p) {
+            const U a = U(A.data[i * A.rs + p * A.cs]);
+            const T* b = B.data + p * B.rs;
+            for (int64_t j = 0; j < n; ++j) acc[size_t(j)] += a * U(b[j * B.cs]);
+        }
+        T* c = C.data + i * C.rs;
+        for (int64_t j = 0; j < n; ++j) {
+            const U prev = beta == T(0) ? U(0) : U(beta) * U(c[j * C.cs]);
+            c[j * C.cs] = T(prev + U(alpha) * acc[size_t(j)]);
+        }
+    }
+}
+
 // Eigen's GEMM threads follow t7::setNumThreads (called outside parallel regions).
 inline void sync_threads() {
     const int n = getNumThreads();
@@ -114,7 +141,10 @@ struct Blas<CPU> {
     template <class T>
     static void gemv(T alpha, MatRef<const T> A, VecRef<const T> x, T beta, VecRef<T> y) {
         require_eigen_type<T>("matrix-vector product");
-        if constexpr (eigen_type<T>) {
+        if constexpr (int_type<T>) { // wrapping, y as an n x 1 matrix
+            eig::int_gemm(alpha, A, MatRef<const T>{x.data, x.n, 1, x.inc, 1}, beta,
+                          MatRef<T>{y.data, y.n, 1, y.inc, 1});
+        } else if constexpr (eigen_type<T>) {
             using namespace eig;
             sync_threads();
             RowMatrix<T> ta;
@@ -150,7 +180,10 @@ struct Blas<CPU> {
     template <class T>
     static void ger(T alpha, VecRef<const T> x, VecRef<const T> y, T beta, MatRef<T> M) {
         require_eigen_type<T>("outer product");
-        if constexpr (eigen_type<T>) {
+        if constexpr (int_type<T>) { // wrapping: x (m x 1) times y^T (1 x n)
+            eig::int_gemm(alpha, MatRef<const T>{x.data, x.n, 1, x.inc, 1},
+                          MatRef<const T>{y.data, 1, y.n, y.n * y.inc, y.inc}, beta, M);
+        } else if constexpr (eigen_type<T>) {
             using namespace eig;
             if (order(M) == Order::col) return ger(alpha, y, x, beta, M.t());
             Vector<T> tx = gather(x), ty = gather(y);
@@ -179,10 +212,10 @@ struct Blas<CPU> {
     static dot_result_t<T> dot(VecRef<const T> x, VecRef<const T> y) {
         require_eigen_type<T>("dot");
         if constexpr (std::is_integral_v<T>) {
-            int64_t s = 0;
+            uint64_t s = 0; // wraps modulo 2^64, never overflows
             for (int64_t i = 0; i < x.n; ++i)
-                s += int64_t(x.data[i * x.inc]) * int64_t(y.data[i * y.inc]);
-            return s;
+                s += uint64_t(int64_t(x.data[i * x.inc])) * uint64_t(int64_t(y.data[i * y.inc]));
+            return int64_t(s);
         } else if constexpr (eigen_type<T>) {
             using namespace eig;
             if (x.inc == 1 && y.inc == 1)
@@ -231,6 +264,9 @@ private:
     // Eigen computes the seven Torch7 types; Half is a CUDA type here.
     template <class T>
     static constexpr bool eigen_type = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+    // Integer products wrap (eig::int_gemm), never through Eigen's signed arithmetic.
+    template <class T>
+    static constexpr bool int_type = std::is_integral_v<T> && !std::is_same_v<T, bool>;
     template <class T>
     static void require_eigen_type(const char* op) {
         if constexpr (!eigen_type<T>)
@@ -243,6 +279,10 @@ private:
     template <class T>
     static void gemm_impl(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
         using namespace eig;
+        if constexpr (int_type<T>) {
+            int_gemm(alpha, A, B, beta, C);
+            return;
+        }
         const Order oc = order(C);
         if (oc == Order::col) // C^T = B^T A^T with C^T row-major
             return gemm_impl(alpha, B.t(), A.t(), beta, C.t());
