@@ -6,6 +6,7 @@
 // interleaved) and the 2-thread/1-thread ratios. Built twice: bench_threads (tensor7's pool,
 // iter/thread_pool.hpp) and, when the compiler has OpenMP, bench_threads_omp (T7_PARALLEL_OPENMP:
 // the OpenMP fork-join parallel_for used before). Usage: bench_threads [reps].
+#include "busy_siblings.hpp"
 #include "timing.hpp"
 
 #include <t7/t7.hpp>
@@ -13,12 +14,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -36,27 +35,6 @@ FloatTensor filled(t7::Shape s, float lo, float hi, unsigned seed) {
     return t;
 }
 
-// Two children spinning until stop(): a machine whose cores are kept busy.
-struct Busy {
-    std::vector<pid_t> kids;
-    void start(int n) {
-        for (int i = 0; i < n; ++i) {
-            const pid_t pid = fork();
-            if (pid == 0) {
-                volatile unsigned long x = 0;
-                for (;;) x = x + 1;
-            }
-            if (pid > 0) kids.push_back(pid);
-        }
-        usleep(20000); // let them reach the run queue
-    }
-    void stop() {
-        for (pid_t p : kids) kill(p, SIGKILL);
-        for (pid_t p : kids) waitpid(p, nullptr, 0);
-        kids.clear();
-    }
-    ~Busy() { stop(); }
-};
 
 struct Times {
     double best, median;
@@ -161,7 +139,7 @@ int main(int argc, char** argv) {
                 "2t/1t");
     const int before = t7::getNumThreads();
     for (int busy : {0, 2}) {
-        Busy siblings;
+        bench::BusySiblings siblings;
         if (busy) siblings.start(busy);
         for (const Workload& w : work) {
             const std::array<Times, 2> t = measure(w.run, reps, w.inner);

@@ -28,6 +28,7 @@ public:
             }
             if (pid > 0) pids_.push_back(pid);
         }
+        usleep(20000); // let them reach the run queue
     }
     void stop() {
         for (pid_t p : pids_) kill(p, SIGKILL);
