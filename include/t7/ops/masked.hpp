@@ -27,8 +27,12 @@
 #include <ostream>
 #include <vector>
 
-#if defined(__SSE2__)
+// The whole <immintrin.h> only where AVX is on (Eigen includes it then anyway);
+// SSE2's own header otherwise (immintrin.h is ~60,000 lines to parse).
+#if defined(__AVX__)
 #include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 namespace t7 {

@@ -14,7 +14,6 @@
 
 #if defined(EIGEN_VECTORIZE_AVX512) || defined(EIGEN_VECTORIZE_AVX) ||                             \
     defined(EIGEN_VECTORIZE_SSE2) || (defined(EIGEN_VECTORIZE_NEON) && defined(__aarch64__))
-#include <sleef.h>
 #define T7_VMATH 1
 #else
 #define T7_VMATH 0
