@@ -1,10 +1,12 @@
 // Every function that takes a tensor also takes an expression or a masked
-// selection x[mask], evaluated once (issue 35, ops/expression_args.hpp). Each
-// result is checked against a naive loop or against the tensor overload on eval(e).
+// selection x[mask], evaluated once (issue 35, ops/expression_args.hpp); and a
+// temporary assigned to an empty handle is adopted, not copied. Each result is
+// checked against a naive loop or against the tensor overload on eval(e).
 #include <t7/t7.hpp>
 
 #include <doctest/doctest.h>
 
+#include "alloc_counter.hpp"
 #include "test_util.hpp"
 
 #include <algorithm>
@@ -186,4 +188,45 @@ TEST_CASE("products, cross, dot, gather and index of expressions") {
     CHECK(ix(0, 1) == a(2, 1) - 1);
     CHECK(ix(1, 2) == a(0, 2) - 1);
     CHECK(t7::reshape(a + 1, 9)(4) == a(1, 1) + 1);
+}
+
+// ---- adopting a temporary --------------------------------------------------------------
+
+TEST_CASE("a temporary assigned to an empty handle is adopted") {
+    DoubleTensor a = sample(8, 8);
+    DoubleTensor b;
+    DoubleTensor tmp = a.clone();
+    const double* p = tmp.data();
+    b = std::move(tmp);
+    CHECK(b.data() == p);
+    CHECK(t7::equal(b, a));
+
+    DoubleTensor c;
+    const long allocs = allocations([&] { c = a.clone(); });
+    CHECK(allocs == 1); // the clone's memory, not a second copy
+    CHECK(t7::equal(c, a));
+    c(0, 0) = 99;
+    CHECK(a(0, 0) != 99); // its own memory
+
+    // a view of a tensor that stays is copied: c2 must not alias a
+    DoubleTensor c2;
+    c2 = a.t();
+    c2(0, 1) = 123;
+    CHECK(a(1, 0) != 123);
+    CHECK(c2.isContiguous());
+}
+
+TEST_CASE("assigning into a non-empty tensor writes into its memory") {
+    DoubleTensor a = sample(4, 4);
+    DoubleTensor b(4, 4);
+    const double* p = b.data();
+    b = a.clone();
+    CHECK(b.data() == p);
+    CHECK(t7::equal(b, a));
+    DoubleTensor x = sample(4, 4, 1);
+    b = x;
+    CHECK(b.data() == p);
+    CHECK(t7::equal(b, x));
+    b(0, 0) = 42;
+    CHECK(x(0, 0) != 42);
 }
