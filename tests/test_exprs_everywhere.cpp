@@ -78,6 +78,8 @@ TEST_CASE("reductions of x[mask]") {
         CHECK(c(int64_t(i)) == doctest::Approx(run));
     }
     CHECK(t7::nonzero(x[x > 0]).size(0) == int64_t(pos.size()));
+    CHECK(t7::all(x[x > 0]));
+    CHECK(!t7::all(x[x != 0] > 0));
     CHECK(t7::equal(x[x > 0], DoubleTensor(t7::eval(x[x > 0]))));
     CHECK(t7::dist(x[x > 0], x[x > 0] * 2) == doctest::Approx(t7::norm(x[x > 0])));
 }
