@@ -152,6 +152,9 @@ TEST_CASE("cat, cumsum, histc, renorm of expressions") {
         }
     for (int64_t k = 0; k < 4; ++k) CHECK(h(k) == bins[size_t(k)]);
 
+    static_assert(FloatingExpressionOrSelection<decltype(a * 3)>);
+    static_assert(!FloatingExpressionOrSelection<decltype(LongTensor(2) * 3)>);
+    static_assert(!FloatingExpressionOrSelection<int>);
     DoubleTensor r = t7::renorm(a * 3, 2, 0, 1);
     CHECK(t7::equal(r, t7::renorm(DoubleTensor(a * 3), 2, 0, 1)));
 }
@@ -190,6 +193,20 @@ TEST_CASE("products, cross, dot, gather and index of expressions") {
     CHECK(ix(0, 1) == a(2, 1) - 1);
     CHECK(ix(1, 2) == a(0, 2) - 1);
     CHECK(t7::reshape(a + 1, 9)(4) == a(1, 1) + 1);
+
+    // selections in cat, outer, and the bitwise operators of integer tensors
+    const std::vector<double> pa = selected(a, positive), pb = selected(b, positive);
+    DoubleTensor cs = t7::cat({a[a > 0], b[b > 0]}, 0); // one MaskedRef type
+    REQUIRE(cs.nElement() == int64_t(pa.size() + pb.size()));
+    CHECK(cs(0) == pa[0]);
+    CHECK(cs(int64_t(pa.size())) == pb[0]);
+    DoubleTensor o = t7::outer(a[a > 0], b[b > 0]);
+    CHECK(o.sizes() == Shape{int64_t(pa.size()), int64_t(pb.size())});
+    CHECK(o(0, 1) == pa[0] * pb[1]);
+    IntTensor n = t7::tensor<int>({1, 6, 3, 12});
+    IntTensor bits = (n[n > 2] & 5) | 16;
+    CHECK(bits(0) == ((6 & 5) | 16));
+    CHECK(bits(2) == ((12 & 5) | 16));
 }
 
 // ---- adopting a temporary --------------------------------------------------------------

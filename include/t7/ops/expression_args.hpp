@@ -31,6 +31,11 @@
 
 namespace t7 {
 
+// An expression or selection of float or double elements (what renorm computes on).
+template <class E>
+concept FloatingExpressionOrSelection =
+    ExpressionOrSelection<E> && std::floating_point<typename node_t<E>::value_type>;
+
 // ---- matrices (math/matrix.hpp) -----------------------------------------------------
 
 template <ExpressionOrSelection E>
@@ -110,7 +115,7 @@ requires detail::NotAllTensors<E>
 auto bhistc(const E& e, int64_t nbins = 100, double lo = 0, double hi = 0) {
     return t7::bhistc(detail::materialize(e), nbins, lo, hi);
 }
-template <ExpressionOrSelection E>
+template <FloatingExpressionOrSelection E>
 requires detail::NotAllTensors<E>
 auto renorm(const E& e, double p, int64_t dim, double maxnorm) {
     return t7::renorm(detail::materialize(e), p, dim, maxnorm);
