@@ -173,6 +173,17 @@ TEST_CASE("products, cross, dot, gather and index of expressions") {
         for (int64_t j = 0; j < 3; ++j) dot += (a(i, j) * 2) * b(i, j);
     CHECK(t7::dot(a * 2, b) == doctest::Approx(dot));
     CHECK(t7::equal(t7::matmul(a - b, c), t7::matmul(DoubleTensor(a - b), c)));
+    DoubleTensor v = t7::range<double>(1, 3);
+    CHECK(t7::equal(t7::addmv(v * 2, a + 1, v),
+                    t7::addmv(DoubleTensor(v * 2), DoubleTensor(a + 1), v)));
+    CHECK(t7::equal(t7::addr(a * 2, v, v + 1),
+                    t7::addr(DoubleTensor(a * 2), v, DoubleTensor(v + 1))));
+    CHECK(t7::equal(t7::ger(v, v * 3), t7::ger(v, DoubleTensor(v * 3))));
+    DoubleTensor ab = a.view(1, 3, 3), bb = b.view(1, 3, 3);
+    DoubleTensor bad = t7::baddbmm(ab * 0.5, ab, bb + 1);
+    CHECK(t7::equal(bad, t7::baddbmm(DoubleTensor(ab * 0.5), ab, DoubleTensor(bb + 1))));
+    DoubleTensor abm = t7::addbmm(c * 2, ab - 1, bb);
+    CHECK(t7::equal(abm, t7::addbmm(DoubleTensor(c * 2), DoubleTensor(ab - 1), bb)));
 
     DoubleTensor x = t7::cross(a + 1, b, 1);
     for (int64_t i = 0; i < 3; ++i) {
