@@ -58,3 +58,4 @@
 #include "core/version.hpp"
 #include "ops/config.hpp"
 #include "ops/eigen.hpp"
+#include "ops/expression_args.hpp"

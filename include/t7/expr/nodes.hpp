@@ -144,12 +144,15 @@ struct Apply : ExprTag {
 
 // A Tensor becomes a Leaf (sharing its storage); nodes stay as they are.
 // Rvalue subtrees are moved into their parent, so building a tree copies each
-// tensor handle once.
+// tensor handle once. A masked selection x[mask] is evaluated here, once, and
+// becomes a Leaf of the new 1-D tensor of its elements.
 template <class E>
 auto as_node(E&& e) {
     using X = std::remove_cvref_t<E>;
     if constexpr (is_tensor_v<X>)
         return Leaf<typename X::value_type, typename X::device_type>(std::forward<E>(e));
+    else if constexpr (is_masked_ref_v<X>)
+        return Leaf<typename X::value_type, typename X::device_type>(e.eval());
     else
         return X(std::forward<E>(e));
 }
@@ -160,7 +163,7 @@ using node_t = decltype(as_node(std::declval<E>()));
 // node, a new Leaf when it is a tensor. For code that only reads the tree.
 template <class E>
 decltype(auto) node_ref(const E& e) {
-    if constexpr (is_tensor_v<E>)
+    if constexpr (is_tensor_v<E> || is_masked_ref_v<E>)
         return as_node(e);
     else
         return (e);
@@ -184,7 +187,7 @@ using scalar_operand_t = std::conditional_t<std::is_same_v<typename Op::rule, ru
 // scalar_operand_t from the expression on the other side.
 template <class Op, class X, class Other>
 auto as_operand(X&& x) {
-    if constexpr (Expression<X>) {
+    if constexpr (ExpressionOrSelection<X>) {
         return as_node(std::forward<X>(x));
     } else {
         using S = scalar_operand_t<Op, typename node_t<Other>::value_type>;
@@ -193,16 +196,17 @@ auto as_operand(X&& x) {
 }
 
 template <class A, class B>
-concept Operands = (Expression<A> && (Expression<B> || Arithmetic<std::remove_cvref_t<B>>)) ||
-                   (Arithmetic<std::remove_cvref_t<A>> && Expression<B>);
+concept Operands = (ExpressionOrSelection<A> &&
+                    (ExpressionOrSelection<B> || Arithmetic<std::remove_cvref_t<B>>)) ||
+                   (Arithmetic<std::remove_cvref_t<A>> && ExpressionOrSelection<B>);
 
 template <class Op, class A, class B>
 auto make_binary(Op op, A&& a, B&& b) {
     using RA = std::remove_cvref_t<A>;
     using RB = std::remove_cvref_t<B>;
-    if constexpr (Expression<A> && Expression<B>)
+    if constexpr (ExpressionOrSelection<A> && ExpressionOrSelection<B>)
         return make_apply(op, std::forward<A>(a), std::forward<B>(b));
-    else if constexpr (Expression<A>)
+    else if constexpr (ExpressionOrSelection<A>)
         return make_apply(op, std::forward<A>(a), as_operand<Op, B, RA>(std::forward<B>(b)));
     else
         return make_apply(op, as_operand<Op, A, RB>(std::forward<A>(a)), std::forward<B>(b));

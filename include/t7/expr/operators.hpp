@@ -30,7 +30,7 @@ namespace detail {
 // The element type of an operand: an expression's value type, or the scalar's type.
 template <class X>
 constexpr bool integer_operand() {
-    if constexpr (Expression<X>)
+    if constexpr (ExpressionOrSelection<X>)
         return std::is_integral_v<typename node_t<X>::value_type>;
     else
         return std::is_integral_v<std::remove_cvref_t<X>>;
@@ -44,7 +44,7 @@ template <class Op, class A, class B>
 auto make_shift(Op op, A&& a, B&& b) {
     static_assert(integer_operands<A, B>, "t7: the shift operators << >> (and lshift, rshift) "
                                           "need integer tensors and integer scalars");
-    if constexpr (Expression<A> && !Expression<B>) {
+    if constexpr (ExpressionOrSelection<A> && !ExpressionOrSelection<B>) {
         using T = compute_t<typename node_t<A>::value_type>;
         using RB = std::remove_cvref_t<B>;
         constexpr uint64_t bits = sizeof(T) * 8;
@@ -85,11 +85,11 @@ auto operator>>(A&& a, B&& b) {
     return detail::make_shift(op::rshift{}, std::forward<A>(a), std::forward<B>(b));
 }
 template <class A>
-requires(Expression<A>&& detail::integer_operands<A>) auto operator~(A&& a) {
+requires(ExpressionOrSelection<A>&& detail::integer_operands<A>) auto operator~(A&& a) {
     return make_apply(op::bit_not{}, std::forward<A>(a));
 }
 
-template <Expression A>
+template <ExpressionOrSelection A>
 auto operator-(A&& a) {
     return make_apply(op::neg{}, std::forward<A>(a));
 }
@@ -116,14 +116,14 @@ T7_BINARY_FUNCTION(cmin, op::cmin)
 template <class A, class B>
 requires Operands<A, B>
 auto pow(A&& a, B&& b) {
-    if constexpr (Expression<A> && !Expression<B>)
+    if constexpr (ExpressionOrSelection<A> && !ExpressionOrSelection<B>)
         return make_apply(op::pow_scalar(convert<double>(b)), std::forward<A>(a));
     else
         return make_binary(op::pow{}, std::forward<A>(a), std::forward<B>(b));
 }
 
 #define T7_UNARY_FUNCTION(NAME)                                                                    \
-    template <Expression A>                                                                        \
+    template <ExpressionOrSelection A>                                                             \
     auto NAME(A&& a) {                                                                             \
         return make_apply(op::NAME{}, std::forward<A>(a));                                         \
     }
@@ -165,7 +165,7 @@ namespace detail {
 // A ternary operand: an expression, or a scalar typed by the first operand.
 template <class Op, class X, class E>
 auto as_third(X&& x) {
-    if constexpr (Expression<X>)
+    if constexpr (ExpressionOrSelection<X>)
         return as_node(std::forward<X>(x));
     else
         return as_operand<Op, const std::remove_cvref_t<X>&, E>(x);
@@ -173,14 +173,14 @@ auto as_third(X&& x) {
 } // namespace detail
 
 // Operands are forwarded so that a temporary tensor is held by the node (see Leaf).
-template <Expression E, class L, class H>
+template <ExpressionOrSelection E, class L, class H>
 auto clamp(E&& e, L&& lo, H&& hi) {
     return make_apply(op::clamp{}, std::forward<E>(e),
                       detail::as_third<op::clamp, L, E>(std::forward<L>(lo)),
                       detail::as_third<op::clamp, H, E>(std::forward<H>(hi)));
 }
 
-template <Expression A, class B, class W>
+template <ExpressionOrSelection A, class B, class W>
 auto lerp(A&& a, B&& b, W&& w) {
     return make_apply(op::lerp{}, std::forward<A>(a),
                       detail::as_third<op::lerp, B, A>(std::forward<B>(b)),
@@ -188,9 +188,9 @@ auto lerp(A&& a, B&& b, W&& w) {
 }
 
 // where(mask, a, b): a where mask is non-zero, else b. a or b may be scalars.
-template <Expression M, class A, class B>
-requires(Expression<A> || Expression<B>) auto where(M&& mask, A&& a, B&& b) {
-    if constexpr (Expression<A>)
+template <ExpressionOrSelection M, class A, class B>
+requires(ExpressionOrSelection<A> || ExpressionOrSelection<B>) auto where(M&& mask, A&& a, B&& b) {
+    if constexpr (ExpressionOrSelection<A>)
         return make_apply(op::where{}, std::forward<M>(mask), as_node(std::forward<A>(a)),
                           detail::as_third<op::where, B, A>(std::forward<B>(b)));
     else
@@ -199,13 +199,13 @@ requires(Expression<A> || Expression<B>) auto where(M&& mask, A&& a, B&& b) {
                           as_node(std::forward<B>(b)));
 }
 
-template <class U, Expression E>
+template <class U, ExpressionOrSelection E>
 auto cast(E&& e) {
     return make_apply(op::cast<U>{}, std::forward<E>(e));
 }
 
 // A user functor as one fused node: t7::map([](float a, float b) { ... }, x, y).
-template <class F, Expression... E>
+template <class F, ExpressionOrSelection... E>
 requires(sizeof...(E) > 0) auto map(F f, E&&... e) {
     return make_apply(op::user<F>{f}, std::forward<E>(e)...);
 }

@@ -25,7 +25,7 @@ namespace t7 {
 namespace detail {
 
 // A tensor operand of outer/tensordot: itself, or an expression evaluated once.
-template <Expression E>
+template <ExpressionOrSelection E>
 auto operand_tensor(const E& e) {
     if constexpr (is_tensor_v<E>)
         return e;
@@ -111,7 +111,7 @@ Tensor<T, D> tensordot_impl(const Tensor<T, D>& a, const Tensor<T, DB>& b,
 
 // u[i] * v[j]: an n x m expression of two 1-D operands (expressions are
 // evaluated once), fused wherever it is used.
-template <Expression U, Expression V>
+template <ExpressionOrSelection U, ExpressionOrSelection V>
 auto outer(const U& u_in, const V& v_in) {
     const auto u = detail::operand_tensor(u_in);
     const auto v = detail::operand_tensor(v_in);
@@ -123,7 +123,7 @@ auto outer(const U& u_in, const V& v_in) {
 
 // The last k dims of a contracted with the first k of b (k = 0: the outer
 // product of every element of a with every element of b).
-template <Expression A, Expression B>
+template <ExpressionOrSelection A, ExpressionOrSelection B>
 auto tensordot(const A& a_in, const B& b_in, int64_t k) {
     const auto a = detail::operand_tensor(a_in);
     const auto b = detail::operand_tensor(b_in);
@@ -139,7 +139,7 @@ auto tensordot(const A& a_in, const B& b_in, int64_t k) {
 }
 
 // dims.first of a contracted with dims.second of b, pairwise (NumPy's axes=([..], [..])).
-template <Expression A, Expression B>
+template <ExpressionOrSelection A, ExpressionOrSelection B>
 auto tensordot(const A& a_in, const B& b_in,
                const std::pair<std::vector<int64_t>, std::vector<int64_t>>& dims) {
     const auto a = detail::operand_tensor(a_in);

@@ -177,8 +177,8 @@ Tensor<T, D> gather(const Tensor<T, D>& x, int64_t dim, const Tensor<I, D>& idx)
     return x.gather(dim, idx);
 }
 
-// torch.nonzero(x), also of an expression: t7::nonzero(x == 1).
-template <Expression E>
+// torch.nonzero(x), also of an expression: t7::nonzero(x == 1), or x[mask].
+template <ExpressionOrSelection E>
 auto nonzero(const E& e) {
     if constexpr (is_tensor_v<E>)
         return e.nonzero();
@@ -220,6 +220,9 @@ inline void check_masked_values(int64_t selected, const Shape& vshape) {
 template <class T, class D, class N>
 class MaskedRef {
 public:
+    using value_type = T;
+    using device_type = D;
+
     MaskedRef(Tensor<T, D> target, N mask) : target_(std::move(target)), mask_(std::move(mask)) {}
     MaskedRef(const MaskedRef&) = default;
 

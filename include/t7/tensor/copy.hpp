@@ -105,5 +105,26 @@ auto eval(const E& e) {
     r = e;
     return r;
 }
+// A masked selection's value: a new 1-D tensor of the selected elements.
+template <Selection S>
+auto eval(const S& s) {
+    return s.eval();
+}
+
+namespace detail {
+// The one way a function that computes on tensors takes any other argument
+// (ops/expression_args.hpp): a tensor is used as it is (by reference, no copy);
+// an expression or a masked selection is evaluated once, into a new tensor.
+template <ExpressionOrSelection X>
+decltype(auto) materialize(const X& x) {
+    if constexpr (is_tensor_v<X>)
+        return (x);
+    else
+        return t7::eval(x);
+}
+// At least one argument is not a tensor (the tensor overloads take the rest).
+template <class... X>
+concept NotAllTensors = (!is_tensor_v<X> || ...);
+} // namespace detail
 
 } // namespace t7

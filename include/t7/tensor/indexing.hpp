@@ -24,6 +24,10 @@ struct all_t {
     auto operator()(const E& e, int64_t dim) const; // ByteTensor, dim kept with size 1
     template <Expression E>
     auto operator()(const E& e, std::initializer_list<int64_t> dims) const; // several dims
+    template <Selection S>
+    bool operator()(const S& s) const { // t7::all(x[mask]): the selection, evaluated once
+        return (*this)(s.eval());
+    }
 };
 inline constexpr all_t all{};
 

@@ -57,7 +57,26 @@ public:
 
     // ---- value assignment (evaluates into this tensor's memory) ----------------
     Tensor& operator=(const Tensor& src) { return assign(src); }
-    Tensor& operator=(Tensor&& src) { return assign(src); }
+    // A temporary assigned to an empty handle (no dimensions, no storage) is
+    // adopted when it alone holds memory it owns, contiguous from its start to
+    // its end, as a new tensor's (b = a.clone(): one copy, not two). Anything
+    // else (a view, a tensor sharing its storage with another handle, a pending
+    // product, a non-empty destination) is written as from an lvalue.
+    Tensor& operator=(Tensor&& src) {
+        if (dim() == 0 && !storage_.valid() && src.storage_.use_count() == 1 &&
+            src.storage_.ownsStorage() && !src.storage_.pending() && src.offset_ == 0 &&
+            src.nElement() == src.storage_.size() && src.isContiguous()) {
+            storage_ = std::move(src.storage_);
+            offset_ = src.offset_;
+            sizes_ = std::move(src.sizes_);
+            strides_ = std::move(src.strides_);
+            src.offset_ = 0;
+            src.sizes_ = Shape{};
+            src.strides_ = Shape{};
+            return *this;
+        }
+        return assign(src);
+    }
     template <Expression E>
     Tensor& operator=(const E& e) {
         return assign(e);
