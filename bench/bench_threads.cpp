@@ -35,7 +35,6 @@ FloatTensor filled(t7::Shape s, float lo, float hi, unsigned seed) {
     return t;
 }
 
-
 struct Times {
     double best, median;
 };

@@ -70,16 +70,18 @@ const std::vector<Case> cases = {
 // NumPy's best time (seconds) per case name, at n elements of dtype, or empty.
 std::map<std::string, double> numpy_times(const char* dtype, int64_t n) {
     std::string script = "import numpy as np, timeit\n"
-                         "n=" + std::to_string(n) + "\n"
+                         "n=" +
+                         std::to_string(n) +
+                         "\n"
                          "f=(np.arange(n)*0.6180339887498949)%1.0\n";
     for (const Case& c : cases) {
         if (c.numpy.empty()) continue;
         script += "x=(" + std::to_string(c.lo) + "+(" + std::to_string(c.hi - c.lo) +
                   ")*f).astype(np." + dtype + "); b=(0.5+x*0+np.flip(x)/" +
-                  std::to_string(2 * std::max(std::abs(c.lo), std::abs(c.hi))) +
-                  ")" + "; y=np.empty_like(x)\n" + "t=min(timeit.repeat(lambda: " + c.numpy +
-                  ", number=1, repeat=" + std::to_string(g_reps * 2) + "))\n" + "print('" +
-                  c.name + "', t)\n";
+                  std::to_string(2 * std::max(std::abs(c.lo), std::abs(c.hi))) + ")" +
+                  "; y=np.empty_like(x)\n" + "t=min(timeit.repeat(lambda: " + c.numpy +
+                  ", number=1, repeat=" + std::to_string(g_reps * 2) + "))\n" + "print('" + c.name +
+                  "', t)\n";
     }
     const std::string cmd = "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 -c \"" +
                             script + "\" 2>/dev/null";
@@ -98,11 +100,10 @@ void run(const char* dtype) {
     using A = Eigen::Array<T, Eigen::Dynamic, 1>;
     const int64_t n_np = int64_t(1) << 20;
     const std::map<std::string, double> np = numpy_times(dtype, n_np);
-    std::printf("\n%s, %d thread(s), best of %d; ms per call; ratios > 1: tensor7 faster\n",
-                dtype, t7::getNumThreads(), g_reps);
-    std::printf("%-12s %9s %9s %9s %9s | %7s %7s %7s | %9s %9s\n", "function", "t7 2^10",
-                "t7 2^16", "t7 2^20", "t7 2^24", "loop/t7", "eig/t7", "np/t7", "2^10 loop",
-                "2^16 loop");
+    std::printf("\n%s, %d thread(s), best of %d; ms per call; ratios > 1: tensor7 faster\n", dtype,
+                t7::getNumThreads(), g_reps);
+    std::printf("%-12s %9s %9s %9s %9s | %7s %7s %7s | %9s %9s\n", "function", "t7 2^10", "t7 2^16",
+                "t7 2^20", "t7 2^24", "loop/t7", "eig/t7", "np/t7", "2^10 loop", "2^16 loop");
     for (const Case& c : cases) {
         double t7t[4], loopt[4], eigt[4];
         const int64_t sizes[4] = {1 << 10, 1 << 16, 1 << 20, 1 << 24};
@@ -173,8 +174,8 @@ void run(const char* dtype) {
         char eigr[16] = "-";
         if (eigt[2] > 0) std::snprintf(eigr, sizeof eigr, "%.2f", eigt[2] / t7t[2]);
         std::printf("%-12s %9.4f %9.4f %9.4f %9.3f | %7.2f %7s %7s | %9.2f %9.2f\n", c.name.c_str(),
-                    t7t[0] * 1e3, t7t[1] * 1e3, t7t[2] * 1e3, t7t[3] * 1e3, loopt[2] / t7t[2],
-                    eigr, npr, loopt[0] / t7t[0], loopt[1] / t7t[1]);
+                    t7t[0] * 1e3, t7t[1] * 1e3, t7t[2] * 1e3, t7t[3] * 1e3, loopt[2] / t7t[2], eigr,
+                    npr, loopt[0] / t7t[0], loopt[1] / t7t[1]);
     }
 }
 

@@ -166,9 +166,9 @@ struct NumpyResult {
 
 std::map<std::string, NumpyResult> numpy_times(int threads, int reps) {
     const std::string cmd = "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=" +
-                            std::to_string(threads) + " OMP_NUM_THREADS=" +
-                            std::to_string(threads) + " /usr/bin/python3 " T7_BENCH_DIR
-                            "/workloads_numpy.py " +
+                            std::to_string(threads) +
+                            " OMP_NUM_THREADS=" + std::to_string(threads) +
+                            " /usr/bin/python3 " T7_BENCH_DIR "/workloads_numpy.py " +
                             std::to_string(reps) + " 2>/dev/null";
     std::map<std::string, NumpyResult> out;
     FILE* p = popen(cmd.c_str(), "r");
