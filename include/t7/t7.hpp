@@ -39,7 +39,6 @@
 #include "cuda/blas.hpp"
 #include "eval/cpu/blas.hpp"
 #include "math/blas.hpp"
-#include "math/tensordot.hpp"
 #include "math/conv.hpp"
 #include "math/factories.hpp"
 #include "math/linalg.hpp"
@@ -47,6 +46,7 @@
 #include "math/matrix.hpp"
 #include "math/random.hpp"
 #include "math/stats.hpp"
+#include "math/tensordot.hpp"
 
 // Random fills of CUDA tensors (the same values as the CPU's for a seed).
 #include "cuda/conv.hpp"

@@ -14,7 +14,7 @@
 // fixed in g++ 13), and -Wall then warns at every inlined use, in users' code,
 // from inside that system header. Included first, here, with those two warnings
 // off for the header's own lines only.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13 && defined(__AVX512F__) &&          \
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13 && defined(__AVX512F__) &&           \
     !defined(__CUDACC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
