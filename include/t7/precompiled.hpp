@@ -91,7 +91,8 @@ T7_REDUCE_INTO(1) T7_REDUCE_INTO(2) T7_REDUCE_INTO(3)
         void (*)(const void*), void (*)(const void*), const char*);                                \
     T7_INSTANTIATION void Tensor<T, CPU>::allocate(const Shape&, const Shape&);                    \
     T7_INSTANTIATION Tensor<T, CPU> Tensor<T, CPU>::narrow(int64_t, int64_t, int64_t) const;       \
-    T7_INSTANTIATION std::string to_string<T>(const Tensor<T, CPU>&);
+    T7_INSTANTIATION std::string to_string<T>(const Tensor<T, CPU>&);                             \
+    T7_INSTANTIATION void detail::print::stream_tensor<T>(std::ostream&, const Tensor<T, CPU>&);
 T7_PER_TYPE(uint8_t)
 T7_PER_TYPE(int8_t)
 T7_PER_TYPE(int16_t)

@@ -330,13 +330,21 @@ std::string to_string(const Storage<T, CPU>& s) {
     return std::move(out.buf);
 }
 
+namespace detail::print {
 // Streams the text a slice at a time: never a copy of the tensor or its whole text.
+// A function of its own so that libtensor7 holds it compiled (precompiled.hpp).
+template <class T>
+void stream_tensor(std::ostream& os, const Tensor<T, CPU>& t) {
+    Sink out;
+    out.os = &os;
+    guard_alloc("print", [&] { put_tensor(out, t, false); });
+    out.finish();
+}
+} // namespace detail::print
+
 template <class T>
 std::ostream& operator<<(std::ostream& os, const Tensor<T, CPU>& t) {
-    detail::print::Sink out;
-    out.os = &os;
-    detail::guard_alloc("print", [&] { detail::print::put_tensor(out, t, false); });
-    out.finish();
+    detail::print::stream_tensor(os, t);
     return os;
 }
 
