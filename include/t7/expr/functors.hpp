@@ -7,6 +7,7 @@
 #include "../core/config.hpp"
 #include "../core/dtype.hpp"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -248,9 +249,15 @@ struct pow_scalar {
     // which does not overflow or lose bits in the denormals where x^-n is finite.
     template <class T>
     T7_HOST_DEVICE static T inverse_power(T p, T r, int n) {
+        // <cfloat>'s literals, not numeric_limits: nvcc's device code cannot call
+        // its (host) functions.
         const T a = p < T(0) ? -p : p;
-        if (a >= std::numeric_limits<T>::min() && a <= std::numeric_limits<T>::max())
-            return T(1) / p;
+        bool normal;
+        if constexpr (sizeof(T) == sizeof(float))
+            normal = a >= FLT_MIN && a <= FLT_MAX;
+        else
+            normal = a >= DBL_MIN && a <= DBL_MAX;
+        if (normal) return T(1) / p;
         return n == 3 ? r * r * r : (r * r) * (r * r);
     }
     template <class T>
