@@ -220,6 +220,191 @@ TEST_CASE("products, cross, dot, gather and index of expressions") {
     CHECK(bits(2) == ((12 & 5) | 16));
 }
 
+TEST_CASE("per-dimension reductions of x[mask], and into results") {
+    DoubleTensor x = sample(4, 5);
+    const DoubleTensor x0 = x.clone();
+    const std::vector<double> pos = selected(x, positive);
+    const DoubleTensor s = t7::eval(x[x > 0]); // the same values, as a tensor
+    const int64_t n = int64_t(pos.size());
+    double sum = 0, prod = 1, l1 = 0;
+    for (double v : pos) sum += v, prod *= v, l1 += std::abs(v);
+    DoubleTensor rs = t7::sum(x[x > 0], 0);
+    CHECK(rs.sizes() == Shape{1});
+    CHECK(rs(0) == doctest::Approx(sum));
+    CHECK(t7::prod(x[x > 0], 0)(0) == doctest::Approx(prod));
+    CHECK(t7::mean(x[x > 0], 0)(0) == doctest::Approx(sum / double(n)));
+    CHECK(t7::norm(x[x > 0], 1, 0)(0) == doctest::Approx(l1));
+    CHECK(t7::equal(t7::var(x[x > 0], 0), t7::var(s, 0)));
+    CHECK(t7::equal(t7::std(x[x > 0], 0, true), t7::std(s, 0, true)));
+    auto mx = t7::max(x[x > 0], 0), mn = t7::min(x[x > 0], 0);
+    CHECK(mx.values(0) == *std::max_element(pos.begin(), pos.end()));
+    CHECK(pos[size_t(mx.indices(0))] == mx.values(0));
+    CHECK(mn.values(0) == *std::min_element(pos.begin(), pos.end()));
+    CHECK(t7::any(x[x > 0], 0)(0) == 1);
+    CHECK(t7::all(x[x > 0], 0)(0) == 1);
+    CHECK(t7::all(x[x != 0] > 0, 0)(0) == 0);
+    CHECK(t7::equal(t7::cumprod(x[x > 0], 0), t7::cumprod(s, 0)));
+    // whole-selection forms still pick ops/members.hpp's overloads
+    CHECK(t7::norm(x[x > 0], 2.0) == doctest::Approx(t7::norm(s)));
+    CHECK(t7::norm(x[x > 0], 1) == doctest::Approx(l1));
+
+    DoubleTensor out(7, 7); // resized
+    t7::sum(out, x[x > 0], 0);
+    CHECK(out.sizes() == Shape{1});
+    CHECK(out(0) == doctest::Approx(sum));
+    t7::prod(out, x[x > 0], 0);
+    CHECK(out(0) == doctest::Approx(prod));
+    t7::mean(out, x[x > 0], 0);
+    CHECK(out(0) == doctest::Approx(sum / double(n)));
+    t7::norm(out, x[x > 0], 1, 0);
+    CHECK(out(0) == doctest::Approx(l1));
+    t7::var(out, x[x > 0], 0);
+    CHECK(t7::equal(out, t7::var(s, 0)));
+    t7::std(out, x[x > 0], 0);
+    CHECK(t7::equal(out, t7::std(s, 0)));
+    t7::max(out, x[x > 0], 0);
+    CHECK(out(0) == mx.values(0));
+    t7::min(out, x[x > 0], 0);
+    CHECK(out(0) == mn.values(0));
+    LongTensor idx;
+    t7::max(out, idx, x[x > 0], 0);
+    CHECK(idx(0) == mx.indices(0));
+    t7::min(out, idx, x[x > 0], 0);
+    CHECK(idx(0) == mn.indices(0));
+    t7::cumsum(out, x[x > 0], 0);
+    REQUIRE(out.sizes() == Shape{n});
+    double run = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        run += pos[size_t(i)];
+        CHECK(out(i) == doctest::Approx(run));
+    }
+    t7::cumprod(out, x[x > 0], 0);
+    CHECK(t7::equal(out, t7::cumprod(s, 0)));
+    CHECK(t7::equal(x, x0)); // the operand is unchanged
+}
+
+TEST_CASE("sort, topk, kthvalue, median, mode, nonzero and cat into results") {
+    DoubleTensor x = sample(3, 6), y = sample(3, 6, 1);
+    const DoubleTensor x0 = x.clone(), y0 = y.clone();
+    const DoubleTensor xy = x - y, sel = t7::eval(x[x > 0]);
+    DoubleTensor v;
+    LongTensor i;
+    t7::sort(v, i, x - y, 1, true);
+    auto ref = t7::sort(xy, 1, true);
+    CHECK(t7::equal(v, ref.values));
+    CHECK(t7::equal(i, ref.indices));
+    ValuesIndices<double> r;
+    t7::sort(r, x[x > 0]);
+    CHECK(t7::equal(r.values, t7::sort(sel).values));
+    for (int64_t k = 1; k < r.values.nElement(); ++k) CHECK(r.values(k - 1) <= r.values(k));
+    t7::topk(r, x - y, 2);
+    CHECK(t7::equal(r.values, t7::topk(xy, 2).values));
+    CHECK(r.values.sizes() == Shape{3, 2});
+    t7::topk(v, i, x[x > 0], 2, 0, false);
+    CHECK(t7::equal(v, t7::topk(sel, 2, 0, false).values));
+    t7::kthvalue(r, x - y, 2);
+    CHECK(t7::equal(r.indices, t7::kthvalue(xy, 2).indices));
+    t7::kthvalue(v, i, x[x > 0], 1);
+    CHECK(v(0) == t7::min(x[x > 0]));
+    t7::median(r, x - y, 0);
+    CHECK(t7::equal(r.values, t7::median(xy, 0).values));
+    t7::median(v, i, x[x > 0]);
+    CHECK(t7::equal(v, t7::median(sel).values));
+    t7::mode(r, t7::floor(x), 1);
+    CHECK(t7::equal(r.values, t7::mode(DoubleTensor(t7::floor(x)), 1).values));
+    t7::mode(v, i, t7::floor(x[x > 0]));
+    CHECK(t7::equal(i, t7::mode(DoubleTensor(t7::floor(x[x > 0]))).indices));
+
+    LongTensor nz;
+    t7::nonzero(nz, x > y);
+    CHECK(t7::equal(nz, t7::nonzero(DoubleTensor(t7::cast<double>(x > y)))));
+    t7::nonzero(nz, x[x > 0]);
+    CHECK(nz.size(0) == sel.nElement());
+
+    DoubleTensor c(1); // resized
+    t7::cat(c, {x * 2, y * 2}, 0);
+    REQUIRE(c.sizes() == Shape{6, 6});
+    for (int64_t a = 0; a < 3; ++a)
+        for (int64_t b = 0; b < 6; ++b) {
+            CHECK(c(a, b) == x(a, b) * 2);
+            CHECK(c(a + 3, b) == y(a, b) * 2);
+        }
+    t7::cat(c, {x[x > 0], y[y > 0]});
+    CHECK(t7::equal(c, t7::cat(sel, DoubleTensor(t7::eval(y[y > 0])))));
+    CHECK(t7::equal(x, x0));
+    CHECK(t7::equal(y, y0));
+}
+
+// The linear algebra of expressions is checked in the suites that instantiate
+// Eigen's decompositions already (test_linalg_decomp, test_linalg2, test_linalg_qr,
+// test_linalg_symeig, test_linalg_eig): here it would triple this file's compile time.
+
+TEST_CASE("conv2, xcorr2, conv3, xcorr3 of expressions") {
+    DoubleTensor x = sample(5, 6), k = sample(3, 2, 1);
+    const DoubleTensor x0 = x.clone(), k0 = k.clone();
+    DoubleTensor c = t7::xcorr2(x + 1, k * 2);
+    REQUIRE(c.sizes() == Shape{3, 5});
+    for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 5; ++j) {
+            double acc = 0;
+            for (int64_t p = 0; p < 3; ++p)
+                for (int64_t q = 0; q < 2; ++q) acc += (x(i + p, j + q) + 1) * (k(p, q) * 2);
+            CHECK(c(i, j) == doctest::Approx(acc));
+        }
+    DoubleTensor cv = t7::conv2(x + 1, k, 'F');
+    CHECK(cv.sizes() == Shape{7, 7});
+    CHECK(t7::equal(cv, t7::conv2(DoubleTensor(x + 1), k, 'F')));
+    DoubleTensor x3 = x.view(1, 5, 6), k3 = k.view(1, 3, 2);
+    CHECK(t7::equal(t7::conv3(x3 - 1, k3), t7::conv3(DoubleTensor(x3 - 1), k3)));
+    CHECK(t7::equal(t7::xcorr3(x3, k3 * 3, 'F'), t7::xcorr3(x3, DoubleTensor(k3 * 3), 'F')));
+    CHECK(t7::equal(x, x0));
+    CHECK(t7::equal(k, k0));
+}
+
+TEST_CASE("bernoulli, multinomial, multinomialAlias of expressions") {
+    DoubleTensor a = sample(3, 4);
+    const DoubleTensor a0 = a.clone();
+    auto p = t7::abs(t7::sin(a)); // in [0, 1]
+    const DoubleTensor pt = p;
+    t7::manualSeed(5);
+    DoubleTensor be = t7::bernoulli(p);
+    t7::manualSeed(5);
+    CHECK(t7::equal(be, t7::bernoulli(pt)));
+    CHECK(be.sizes() == Shape{3, 4});
+    DoubleTensor m(3, 4);
+    t7::manualSeed(5);
+    m.bernoulli(p);
+    CHECK(t7::equal(m, be));
+    const DoubleTensor ps = t7::eval(pt[pt > 0.5]);
+    t7::manualSeed(6);
+    DoubleTensor bs = t7::bernoulli(pt[pt > 0.5]);
+    t7::manualSeed(6);
+    CHECK(t7::equal(bs, t7::bernoulli(ps)));
+
+    Generator g1(7), g2(7);
+    LongTensor mu = t7::multinomial(g1, p + 0.1, 3);
+    CHECK(mu.sizes() == Shape{3, 3});
+    CHECK(t7::equal(mu, t7::multinomial(g2, DoubleTensor(p + 0.1), 3)));
+    t7::manualSeed(8);
+    LongTensor m2 = t7::multinomial(pt[pt > 0.2], 4, true);
+    t7::manualSeed(8);
+    CHECK(t7::equal(m2, t7::multinomial(DoubleTensor(t7::eval(pt[pt > 0.2])), 4, true)));
+
+    const DoubleTensor w = pt.view(12);
+    auto tab = t7::multinomialAliasSetup(w + 1);
+    auto tref = t7::multinomialAliasSetup(DoubleTensor(w + 1));
+    CHECK(t7::equal(tab.J, tref.J));
+    CHECK(t7::equal(tab.q, tref.q));
+    LongTensor al = t7::multinomialAlias(g1, 20, tab.J, tab.q * 1);
+    CHECK(al.sizes() == Shape{20});
+    CHECK(t7::equal(al, t7::multinomialAlias(g2, 20, tab.J, tab.q)));
+    t7::manualSeed(9);
+    LongTensor al2 = t7::multinomialAlias(5, tab.J, tab.q * 1);
+    t7::manualSeed(9);
+    CHECK(t7::equal(al2, t7::multinomialAlias(5, tab.J, tab.q)));
+    CHECK(t7::equal(a, a0));
+}
+
 // ---- adopting a temporary --------------------------------------------------------------
 
 TEST_CASE("a temporary assigned to an empty handle is adopted") {

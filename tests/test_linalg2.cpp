@@ -263,3 +263,31 @@ TEST_CASE("bhistc: Torch7's example, the whole tensor's range, errors") {
     CHECK_THROWS_OP(t7::bhistc(x, 2, 0, INFINITY), t7::Error, "finite");
     CHECK_THROWS_OP(t7::bhistc(t7::Tensor<double>(), 2), t7::ShapeError, "bhistc");
 }
+
+// ---- expressions and x[mask] as operands (issue 35, ops/expression_args.hpp) ------------
+
+TEST_CASE("trtrs, pstrf, geqrf, orgqr, ormqr of expressions") {
+    auto a = t7::tensor<double>({{4, 1, 2}, {1, 5, 0}, {2, 0, 6}});
+    auto b = t7::tensor<double>({{1, 2}, {0, -1}, {3, 1}});
+    const t7::DoubleTensor a0 = a.clone(), b0 = b.clone();
+    const t7::DoubleTensor a2 = a * 2, b1 = b + 1;
+    auto tr = t7::trtrs(b + 1, a * 2, 'L', 'T');
+    CHECK(t7::equal(tr.solution, t7::trtrs(b1, a2, 'L', 'T').solution));
+    CHECK(t7::equal(tr.a, a2));
+    CHECK(t7::equal(t7::trtrs(b, a * 2).solution, t7::trtrs(b, a2).solution));
+    auto ps = t7::pstrf(a * 2, 'L');
+    CHECK(t7::equal(ps.u, t7::pstrf(a2, 'L').u));
+    CHECK(t7::equal(ps.piv, t7::pstrf(a2, 'L').piv));
+    auto g = t7::geqrf(a - 1);
+    auto gref = t7::geqrf(t7::DoubleTensor(a - 1));
+    CHECK(t7::equal(g.m, gref.m));
+    CHECK(t7::equal(g.tau, gref.tau));
+    CHECK(t7::equal(t7::orgqr(g.m * 1, g.tau), t7::orgqr(g.m, g.tau)));
+    CHECK(t7::equal(t7::ormqr(g.m * 1, g.tau * 1, b + 1, 'L', 'T'),
+                    t7::ormqr(g.m, g.tau, b1, 'L', 'T')));
+    CHECK(t7::ormqr(g.m, g.tau, b + 1).isSize({3, 2}));
+    auto q = t7::qr(a - 1);
+    CHECK(t7::equal(q.q, t7::qr(t7::DoubleTensor(a - 1)).q));
+    CHECK(t7::equal(a, a0));
+    CHECK(t7::equal(b, b0));
+}

@@ -109,3 +109,38 @@ TEST_CASE("potrf, potrs, potri") {
     CHECK_THROWS_AS(t7::potrf(t7::zeros<double>(2, 3)), t7::ShapeError);
     CHECK_THROWS_AS(t7::potrs(t7::zeros<double>(3), U), t7::ShapeError);
 }
+
+// ---- expressions and x[mask] as operands (issue 35, ops/expression_args.hpp) ------------
+
+TEST_CASE("gesv, inverse, potrf, potrs, potri of expressions and selections") {
+    auto A = t7::tensor<double>({{2, 1}, {1, 3}});
+    auto B = t7::tensor<double>({{3, 1}, {5, 0}});
+    const t7::DoubleTensor A0 = A.clone(), B0 = B.clone();
+    const t7::DoubleTensor A2 = A * 2, B1 = B + 1;
+    // (2A)^-1 = [[0.3, -0.1], [-0.1, 0.2]]; X = (2A)^-1 (B + 1)
+    check_close(values(t7::inverse(A * 2)), {0.3, -0.1, -0.1, 0.2});
+    CHECK(t7::equal(t7::inverse(A * 2), t7::inverse(A2)));
+    auto g = t7::gesv(B + 1, A * 2);
+    check_close(values(g.solution), {0.6, 0.5, 0.8, 0.0});
+    CHECK(t7::equal(g.solution, t7::gesv(B1, A2).solution));
+    CHECK(t7::equal(g.lu, t7::gesv(B1, A2).lu));
+    CHECK(t7::equal(t7::gesv(B, A * 2).solution, t7::gesv(B, A2).solution)); // one operand
+
+    const t7::DoubleTensor U = t7::potrf(A * 2);
+    CHECK(t7::equal(U, t7::potrf(A2)));
+    CHECK(t7::equal(t7::potrf(A * 2, 'L'), t7::potrf(A2, 'L')));
+    CHECK(t7::equal(t7::potrs(B + 1, U * 1), t7::potrs(B1, U)));
+    check_close(values(t7::potrs(B + 1, U)), {0.6, 0.5, 0.8, 0.0});
+    CHECK(t7::equal(t7::potri(U * 1), t7::potri(U)));
+    check_close(values(t7::potri(U + 0)), {0.3, -0.1, -0.1, 0.2});
+
+    // a selection as the right-hand side: v[v > 2] = {3, 4}
+    t7::DoubleTensor v = t7::range<double>(1, 4);
+    const t7::DoubleTensor rhs = t7::tensor<double>({3, 4});
+    auto gs = t7::gesv(v[v > 2], A);
+    CHECK(gs.solution.isSize({2}));
+    CHECK(t7::equal(gs.solution, t7::gesv(rhs, A).solution));
+    CHECK(t7::equal(t7::potrs(v[v > 2], U), t7::potrs(rhs, U)));
+    CHECK(t7::equal(A, A0));
+    CHECK(t7::equal(B, B0));
+}

@@ -4,3 +4,16 @@
 #include "linalg_svd_cases.hpp"
 
 TEST_CASE_TEMPLATE_INVOKE(svd_cases, double);
+
+// svd of an expression (issue 35, ops/expression_args.hpp): evaluated once.
+TEST_CASE("svd of an expression") {
+    auto A = t7::tensor<double>({{3, 0}, {0, -2}, {0, 0}});
+    const t7::DoubleTensor A0 = A.clone(), A2 = A * 2;
+    auto r = t7::svd(A * 2, 'A');
+    CHECK(r.u.isSize({3, 3}));
+    CHECK(r.s(0) == doctest::Approx(6));
+    CHECK(r.s(1) == doctest::Approx(4));
+    CHECK(t7::equal(r.s, t7::svd(A2, 'A').s));
+    CHECK(t7::equal(r.v, t7::svd(A2, 'A').v));
+    CHECK(t7::equal(A, A0));
+}

@@ -56,3 +56,22 @@ TEST_CASE("gels: least squares and minimum norm") {
     CHECK_THROWS_AS(t7::gels(t7::zeros<double>(2), A), t7::ShapeError);
     CHECK_THROWS_AS(t7::gels(t7::zeros<double>(3), t7::zeros<double>(3)), t7::ShapeError);
 }
+
+// ---- expressions and x[mask] as operands (issue 35, ops/expression_args.hpp) ------------
+
+TEST_CASE("qr and gels of expressions and selections") {
+    auto A = t7::tensor<double>({{1, 1}, {1, 2}, {1, 3}});
+    auto B = t7::tensor<double>({{1, 0}, {2, 1}, {2, 5}});
+    const t7::DoubleTensor A0 = A.clone(), A2 = A * 2, B1 = B + 1;
+    auto q = t7::qr(A * 2);
+    CHECK(q.q.isSize({3, 2}));
+    CHECK(t7::equal(q.q, t7::qr(A2).q));
+    CHECK(t7::equal(q.r, t7::qr(A2).r));
+    CHECK(t7::equal(t7::gels(B + 1, A * 2), t7::gels(B1, A2)));
+    // least squares of 1 2 2 on the columns 1, x: intercept 2/3, slope 1/2; (2A): halved
+    t7::DoubleTensor v = t7::tensor<double>({0, 1, 2, 2});
+    auto x = t7::gels(v[v > 0], A * 2);
+    CHECK(x.isSize({2}));
+    check_close(values(x), {1.0 / 3, 0.25});
+    CHECK(t7::equal(A, A0));
+}

@@ -71,3 +71,18 @@ TEST_CASE("eig: real and complex eigenvalues") {
     CHECK_THROWS_AS(t7::eig(t7::zeros<double>(2, 3)), t7::ShapeError);
     CHECK_THROWS_AS(t7::eig(D, 'X'), t7::Error);
 }
+
+// ---- expressions and x[mask] as operands (issue 35, ops/expression_args.hpp) ------------
+
+TEST_CASE("symeig and eig of expressions") {
+    auto A = t7::tensor<double>({{2, 1}, {1, 2}});
+    const t7::DoubleTensor A0 = A.clone(), A3 = A * 3;
+    auto se = t7::symeig(A * 3, 'V');
+    check_close(values(se.values), {3, 9});
+    CHECK(t7::equal(se.values, t7::symeig(A3, 'V').values));
+    CHECK(t7::equal(se.vectors, t7::symeig(A3, 'V').vectors));
+    auto e = t7::eig(A * 3, 'V');
+    CHECK(t7::equal(e.values, t7::eig(A3, 'V').values));
+    CHECK(e.values.isSize({2, 2}));
+    CHECK(t7::equal(A, A0));
+}

@@ -16,16 +16,18 @@ shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# One bad call a line (lines 2 to 4): a function of ops/expression_args.hpp,
-# one of the tensor overloads' names, and an element-wise function.
+# One bad call a line (lines 2 to 5): a function of ops/expression_args.hpp,
+# one of the tensor overloads' names, an element-wise function, and a linear
+# algebra function (its forwarding overload from T7_TAKES_1).
 cat >"$tmp/main.cpp" <<'CPP'
 #include <t7/t7.hpp>
 void bad1() { auto r = t7::triu(3, 1); }
 void bad2() { auto r = t7::sort(std::vector<float>{1, 2}); }
 void bad3() { auto r = t7::abs("x"); }
+void bad4() { auto r = t7::inverse(3); }
 int main() { return 0; }
 CPP
-calls=3
+calls=4
 LC_ALL=C "$@" -std=c++20 -I"$inc" -fsyntax-only "$tmp/main.cpp" >"$tmp/out" 2>&1
 rc=$?
 errors=$(grep -c 'main.cpp:[0-9]*:[0-9]*: error: no matching function' "$tmp/out")

@@ -579,6 +579,12 @@ requires(sizeof...(I) > 0) Tensor<T, D> randn(Generator& gen, I... sizes) {
     return randn<T, D>(gen, Shape{int64_t(sizes)...});
 }
 
+// Probabilities given as an expression or x[mask]: evaluated once (ops/expression_args.hpp).
+template <class T, class D>
+template <ExpressionOrSelection E>
+requires(!is_tensor_v<E>) Tensor<T, D>
+&Tensor<T, D>::bernoulli(const E& p) { return bernoulli(detail::materialize(p)); }
+
 // A new tensor like p holding 0/1 draws with the probabilities of p.
 template <class T, class D>
 Tensor<T, D> bernoulli(const Tensor<T, D>& p) {

@@ -28,6 +28,10 @@ struct all_t {
     bool operator()(const S& s) const { // t7::all(x[mask]): the selection, evaluated once
         return (*this)(s.eval());
     }
+    template <Selection S>
+    auto operator()(const S& s, int64_t dim) const { // t7::all(x[mask], 0)
+        return (*this)(s.eval(), dim);
+    }
 };
 inline constexpr all_t all{};
 

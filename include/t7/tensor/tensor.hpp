@@ -310,6 +310,8 @@ public:
     Tensor& bernoulli(double p = 0.5);                // 1 with probability p, else 0
     template <class P>
     Tensor& bernoulli(const Tensor<P, D>& p); // per-element probabilities (broadcast)
+    template <ExpressionOrSelection E>
+    requires(!is_tensor_v<E>) Tensor& bernoulli(const E& p); // of an expression, evaluated once
     // issue 14: integers, more laws, and every law from a user's Generator first.
     Tensor& random();                     // [0, max]: 255 Byte, 2^24 Float, 2^53 Double
     Tensor& random(int64_t b);            // [0, b)
