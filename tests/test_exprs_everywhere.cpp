@@ -283,6 +283,43 @@ TEST_CASE("per-dimension reductions of x[mask], and into results") {
     CHECK(t7::equal(x, x0)); // the operand is unchanged
 }
 
+TEST_CASE("reductions of x[mask] over a list of dimensions, and into results") {
+    DoubleTensor x = sample(4, 5);
+    const DoubleTensor x0 = x.clone();
+    const std::vector<double> pos = selected(x, positive);
+    const DoubleTensor s = t7::eval(x[x > 0]);
+    double sum = 0, prod = 1, l1 = 0;
+    for (double v : pos) sum += v, prod *= v, l1 += std::abs(v);
+    DoubleTensor r = t7::sum(x[x > 0], {0});
+    CHECK(r.sizes() == Shape{1});
+    CHECK(r(0) == doctest::Approx(sum));
+    CHECK(t7::prod(x[x > 0], {0})(0) == doctest::Approx(prod));
+    CHECK(t7::mean(x[x > 0], {-1})(0) == doctest::Approx(sum / double(pos.size())));
+    CHECK(t7::max(x[x > 0], {0})(0) == *std::max_element(pos.begin(), pos.end()));
+    CHECK(t7::min(x[x > 0], {0})(0) == *std::min_element(pos.begin(), pos.end()));
+    CHECK(t7::norm(x[x > 0], 1, {0})(0) == doctest::Approx(l1));
+    CHECK(t7::equal(t7::var(x[x > 0], {0}), t7::var(s, 0)));
+    CHECK(t7::equal(t7::std(x[x > 0], {0}, true), t7::std(s, 0, true)));
+    CHECK(t7::any(x[x > 0], {0})(0) == 1);
+    CHECK(t7::all(x[x > 0], {0})(0) == 1);
+    CHECK(t7::all(x[x != 0] > 0, {0})(0) == 0);
+    CHECK_THROWS_AS(t7::sum(x[x > 0], {1}), t7::IndexError); // a selection is 1-D
+
+    DoubleTensor out(3, 3); // resized to the kept shape
+    t7::sum(out, x[x > 0], {0});
+    CHECK(out.sizes() == Shape{1});
+    CHECK(out(0) == doctest::Approx(sum));
+    t7::prod(out, x[x > 0], {0});
+    CHECK(out(0) == doctest::Approx(prod));
+    t7::max(out, x[x > 0], {0});
+    CHECK(out(0) == *std::max_element(pos.begin(), pos.end()));
+    t7::norm(out, x[x > 0], 1, {0});
+    CHECK(out(0) == doctest::Approx(l1));
+    t7::var(out, x[x > 0], {0});
+    CHECK(t7::equal(out, t7::var(s, 0)));
+    CHECK(t7::equal(x, x0));
+}
+
 TEST_CASE("sort, topk, kthvalue, median, mode, nonzero and cat into results") {
     DoubleTensor x = sample(3, 6), y = sample(3, 6, 1);
     const DoubleTensor x0 = x.clone(), y0 = y.clone();

@@ -87,11 +87,14 @@ MergedDims<T, D> merge_dims(const Tensor<T, D>& x, std::initializer_list<int64_t
     return m;
 }
 
-// The input as a tensor: itself, or an expression evaluated once.
-template <Expression E>
+// The input as a tensor: itself, or an expression or a selection (x[mask])
+// evaluated once.
+template <ExpressionOrSelection E>
 decltype(auto) reduction_input(const E& e) {
     if constexpr (is_tensor_v<E>)
         return (e);
+    else if constexpr (Selection<E>)
+        return e.eval();
     else
         return t7::eval(e);
 }
@@ -135,49 +138,49 @@ Tensor<T, D>& reduce_dims_into(Tensor<T, D>& out, const MergedDims<In, D>& m, F&
 // dims: distinct dimensions (negatives count from the end); a repeated or
 // out-of-range one is an IndexError, as is an empty list.
 
-template <Expression E>
+template <ExpressionOrSelection E>
 auto sum(const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "sum");
     return t7::sum(m.flat, m.last).view(m.keep);
 }
-template <Expression E>
+template <ExpressionOrSelection E>
 auto prod(const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "prod");
     return t7::prod(m.flat, m.last).view(m.keep);
 }
-template <Expression E>
+template <ExpressionOrSelection E>
 auto mean(const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "mean");
     return t7::mean(m.flat, m.last).view(m.keep);
 }
 // Values only (the positions of a maximum over several dimensions are not
 // one index).
-template <Expression E>
+template <ExpressionOrSelection E>
 auto max(const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "max");
     return t7::max(m.flat, m.last).values.view(m.keep);
 }
-template <Expression E>
+template <ExpressionOrSelection E>
 auto min(const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "min");
     return t7::min(m.flat, m.last).values.view(m.keep);
 }
-template <Expression E>
+template <ExpressionOrSelection E>
 auto norm(const E& e, double p, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "norm");
     return t7::norm(m.flat, p, m.last).view(m.keep);
 }
-template <Expression E>
+template <ExpressionOrSelection E>
 auto var(const E& e, std::initializer_list<int64_t> dims, bool biased = false) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "var");
     return t7::var(m.flat, m.last, biased).view(m.keep);
 }
-template <Expression E>
+template <ExpressionOrSelection E>
 auto std(const E& e, std::initializer_list<int64_t> dims, bool biased = false) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "std");
     return t7::std(m.flat, m.last, biased).view(m.keep);
 }
-template <Expression E>
+template <ExpressionOrSelection E>
 auto any(const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "any");
     return t7::any(m.flat, m.last).view(m.keep);
@@ -190,45 +193,45 @@ auto all_t::operator()(const E& e, std::initializer_list<int64_t> dims) const {
 
 // ---- into an existing result (resized to the kept shape if it has another) ------------
 
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& sum(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "sum");
     return detail::reduce_dims_into(out, m, [&](Tensor<T, D>& o) { t7::sum(o, m.flat, m.last); });
 }
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& prod(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "prod");
     return detail::reduce_dims_into(out, m, [&](Tensor<T, D>& o) { t7::prod(o, m.flat, m.last); });
 }
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& mean(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "mean");
     return detail::reduce_dims_into(out, m, [&](Tensor<T, D>& o) { t7::mean(o, m.flat, m.last); });
 }
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& max(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "max");
     return detail::reduce_dims_into(out, m, [&](Tensor<T, D>& o) { t7::max(o, m.flat, m.last); });
 }
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& min(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "min");
     return detail::reduce_dims_into(out, m, [&](Tensor<T, D>& o) { t7::min(o, m.flat, m.last); });
 }
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& norm(Tensor<T, D>& out, const E& e, double p, std::initializer_list<int64_t> dims) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "norm");
     return detail::reduce_dims_into(out, m,
                                     [&](Tensor<T, D>& o) { t7::norm(o, m.flat, p, m.last); });
 }
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& var(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims,
                   bool biased = false) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "var");
     return detail::reduce_dims_into(out, m,
                                     [&](Tensor<T, D>& o) { t7::var(o, m.flat, m.last, biased); });
 }
-template <class T, class D, Expression E>
+template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& std(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims,
                   bool biased = false) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "std");

@@ -32,6 +32,10 @@ struct all_t {
     auto operator()(const S& s, int64_t dim) const { // t7::all(x[mask], 0)
         return (*this)(s.eval(), dim);
     }
+    template <Selection S>
+    auto operator()(const S& s, std::initializer_list<int64_t> dims) const {
+        return (*this)(s.eval(), dims);
+    }
 };
 inline constexpr all_t all{};
 
