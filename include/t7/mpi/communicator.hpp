@@ -1,8 +1,8 @@
 // t7::mpi::Communicator: tensor7 views over an MPI communicator. Every tensor
 // argument may be any view of a CPU tensor: MPI reads and writes the view's own
 // memory through a derived datatype (datatype.hpp), except the reductions,
-// which pack a non-contiguous view into a reused buffer (MPI's reduction
-// algorithms would otherwise work on temporaries of the view's whole extent).
+// which pack a non-contiguous view into a reused buffer (Open MPI 4.1 answers
+// MPI_ERR_OP to a predefined op on a derived datatype).
 // Collectives match elements in the row-major order of each rank's view, so
 // ranks may pass different layouts of the same sizes.
 #pragma once
