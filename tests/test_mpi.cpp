@@ -318,6 +318,49 @@ TEST_CASE_TEMPLATE("non-blocking: isend, irecv, iallreduce, ibroadcast, waitAll"
     static_assert(!std::is_copy_constructible_v<mp::Request>);
 }
 
+TEST_CASE_TEMPLATE("expanded sources in collectives", T, float, int32_t) {
+    mp::Communicator c;
+    const int p = c.size(), r = c.rank();
+    Tensor<T> row(1, 3);
+    fill(row, r);
+    const auto ex = row.expand(2 * p, 3); // every row is `row`: strides 0 x 1
+    Tensor<T> dense(2 * p, 3);
+    dense = ex; // the same values, materialised
+    // allgather along dims 0 and 1
+    for (int dim = 0; dim < 2; ++dim) {
+        CAPTURE(dim);
+        auto a = c.allgather(ex, dim);
+        auto b = c.allgather(dense, dim);
+        CHECK(same(a, b));
+    }
+    // allreduce into out, reduce: x is only read
+    Tensor<T> out(2 * p, 3), ref(2 * p, 3);
+    c.allreduce(ex, out, mp::Op::max);
+    c.allreduce(dense, ref, mp::Op::max);
+    CHECK(same(out, ref));
+    c.reduce(ex, out, 0, mp::Op::sum);
+    c.reduce(dense, ref, 0, mp::Op::sum);
+    if (r == 0) CHECK(same(out, ref));
+    // scatter from an expanded root, alltoall from an expanded x
+    Tensor<T> chunk(2, 3), chunk_ref(2, 3);
+    c.scatter(ex, chunk, 0, 0);
+    c.scatter(dense, chunk_ref, 0, 0);
+    CHECK(same(chunk, chunk_ref));
+    c.alltoall(ex, out, 0);
+    c.alltoall(dense, ref, 0);
+    CHECK(same(out, ref));
+    // broadcast from an expanded root into dense views elsewhere
+    Tensor<T> got(2 * p, 3);
+    got.fill(T(0));
+    if (r == 0)
+        c.broadcast(ex, 0);
+    else
+        c.broadcast(got, 0);
+    Tensor<T> row0(1, 3);
+    fill(row0, 0);
+    if (r != 0) CHECK(same(got, Tensor<T>(row0.expand(2 * p, 3))));
+}
+
 TEST_CASE("errors") {
     mp::Communicator c;
     const int p = c.size(), r = c.rank();
