@@ -436,6 +436,14 @@ TEST_CASE("errors") {
         else
             CHECK_THROWS_AS(c.scatter(bad, FloatTensor(2), 0), ShapeError);
     }
+    // what MPI itself reports: t7::mpi::Error naming the call (a negative tag)
+    try {
+        c.send(x, r, -7);
+        FAIL("no error");
+    } catch (const mp::Error& e) {
+        CHECK(std::string(e.what()).find("MPI_Send") != std::string::npos);
+        CHECK(std::string(e.what()).find("rank") != std::string::npos);
+    }
     // the messages name the call and the rank
     try {
         c.send(x, p + 1);
