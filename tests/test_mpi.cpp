@@ -426,6 +426,16 @@ TEST_CASE("errors") {
             c.scatter(root, FloatTensor(2), 0);
         if (r == p - 1)
             for (int64_t i = 0; i < 3; ++i) REQUIRE(wrong(i) == -1.f);
+        // broadcast: root's 5 elements into 4 (or 6) elsewhere: ShapeError, x unchanged
+        IntTensor wide(6);
+        wide.fill(-1);
+        base.fill(-1); // (the short sendrecv above may have written inside view)
+        if (r == 0)
+            c.broadcast(five, 0);
+        else
+            CHECK_THROWS_AS(c.broadcast(r == 1 ? view : wide, 0), ShapeError);
+        for (int64_t i = 0; i < 10; ++i) REQUIRE(base(i) == -1);
+        for (int64_t i = 0; i < 6; ++i) REQUIRE(wide(i) == -1);
         // a mismatch of the other dimensions throws on every rank
         FloatTensor blk(2, r == 0 ? 3 : 4);
         CHECK_THROWS_AS(c.allgather(blk, 0), ShapeError);

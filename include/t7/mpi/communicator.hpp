@@ -199,7 +199,9 @@ public:
 
     // ---- collectives -------------------------------------------------------------
 
-    // Root's x into every rank's x (every rank passes the same sizes).
+    // Root's x into every rank's x. Root's element count goes first (one small
+    // broadcast): a rank whose x holds another count takes part, keeps nothing
+    // and throws ShapeError with x unchanged.
     template <class T, class D>
     void broadcast(const Tensor<T, D>& x, int root = 0) const {
         if constexpr (!detail::is_cpu<D>)
@@ -207,6 +209,15 @@ public:
         else {
             check_peer(root, "broadcast", "root");
             if (rank_ != root) check_dest(x, "broadcast");
+            int64_t n = x.nElement();
+            chk(MPI_Bcast(&n, 1, MPI_INT64_T, root, native()), "broadcast: MPI_Bcast (size)", x);
+            if (n != x.nElement()) {
+                detail::check_count(n, "t7::mpi::broadcast");
+                chk(MPI_Bcast(detail::scratch<T>(size_t(n), 1), int(n), detail::base_type<T>(),
+                              root, native()),
+                    "broadcast: MPI_Bcast", x);
+                wrong_size("broadcast", x, n, root, true);
+            }
             const auto tb = detail::typed<T>(x.sizes(), x.strides(), "t7::mpi::broadcast");
             chk(MPI_Bcast(x.data(), tb.count, tb.type, root, native()), "broadcast: MPI_Bcast", x);
         }
