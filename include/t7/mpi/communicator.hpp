@@ -75,7 +75,7 @@ public:
     // A view of an existing communicator; owned: MPI_Comm_free when the last
     // copy goes.
     explicit Communicator(MPI_Comm c, bool owned = false) {
-        if (!Environment_initialized())
+        if (!mpi_ready())
             detail::fail<Error>("t7::mpi::Communicator: MPI is not initialised (create a ",
                                 "t7::mpi::Environment first)");
         if (c != MPI_COMM_NULL) {
@@ -434,7 +434,7 @@ public:
     }
 
 private:
-    static bool Environment_initialized() {
+    static bool mpi_ready() {
         int init = 0, fin = 0;
         MPI_Initialized(&init);
         MPI_Finalized(&fin);
