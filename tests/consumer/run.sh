@@ -3,7 +3,7 @@
 # subproject (subprojects/tensor7 -> this repository), with default options as a
 # user would, checks that the build builds only the consumer's own targets and
 # the library they link (libtensor7: no tensor7 tests, examples or CUDA
-# backend), then runs it.
+# backend), then runs it (and consumer_mpi on 2 ranks when an MPI was found).
 # Usage: tests/consumer/run.sh [build-dir]   (default: tests/consumer/build)
 set -euo pipefail
 
@@ -39,3 +39,10 @@ echo "consumer: the default build compiles only the consumer and libtensor7:" $i
 
 meson compile -C "$build"
 "$build/consumer"
+# The MPI consumer, built when the subproject found an MPI: run on 2 ranks.
+if [ -x "$build/consumer_mpi" ]; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        timeout 120 mpirun --oversubscribe -np 2 "$build/consumer_mpi"
+else
+    echo "consumer: no MPI in the subproject: consumer_mpi not built"
+fi

@@ -4,7 +4,10 @@
 #   (a) g++ with `pkg-config --cflags --libs tensor7`
 #   (b) CMake: find_package(tensor7) + target_link_libraries(app tensor7::tensor7)
 #   (c) CMake: pkg_check_modules(T7 IMPORTED_TARGET tensor7)
-# each compiling main.cpp here (it exits non-zero on a wrong value); then checks
+# each compiling main.cpp here (it exits non-zero on a wrong value); when tensor7
+# was built with its MPI component, (d) g++ with `pkg-config tensor7_mpi` and
+# (e) CMake's tensor7::mpi, each compiling mpi_main.cpp and running it on 2
+# ranks under mpirun; then checks
 # that a C++17 translation unit gets the one error naming C++20 from the
 # installed headers.
 # Usage: tests/installed/run.sh [work-dir]   (default: build-installed at the
@@ -85,8 +88,44 @@ PKG_CONFIG_PATH=$pcdir cmake -S "$here/cmake_pkg_config" -B "$work/cmake-pkg-con
 cmake --build "$work/cmake-pkg-config" -j 1
 run_app "(c) CMake pkg-config" "$work/cmake-pkg-config/app"
 
+# The MPI component, when this tensor7 was built with it (an MPI was found):
+# tensor7_mpi.pc and tensor7::mpi, each building mpi_main.cpp, run on 2 ranks.
+mpi_pc=$(find "$stage" -name tensor7_mpi.pc)
+mpi_done=""
+if [ -n "$mpi_pc" ] && ! command -v mpirun >/dev/null 2>&1; then
+    echo "(tensor7_mpi.pc is installed but mpirun is not in PATH: the MPI consumers are skipped)"
+elif [ -n "$mpi_pc" ]; then
+    grep -q 'tensor7::mpi' "$config" || fail "tensor7_mpi.pc is installed but tensor7::mpi is not"
+    # mpirun as root (containers, CI) needs Open MPI's two variables.
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    run_mpi() {
+        local name=$1 app=$2 out
+        out=$(timeout 120 mpirun --oversubscribe -np 2 "$app") ||
+            { echo "$out"; fail "$name: mpirun exited non-zero"; }
+        echo "$out" | grep -q '2 ranks: all values correct' || { echo "$out"; fail "$name: no verdict"; }
+        echo "$name: $out"
+    }
+
+    step "(d) $cxx with pkg-config --cflags --libs tensor7_mpi, on 2 ranks"
+    flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs tensor7_mpi)
+    echo "$cxx mpi_main.cpp $flags"
+    # shellcheck disable=SC2086 # the flags are words
+    "$cxx" "$here/mpi_main.cpp" -O2 -Wall -Wextra -Werror -march=native $flags -o "$work/app-mpi-pkg-config"
+    run_mpi "(d) g++ + pkg-config tensor7_mpi" "$work/app-mpi-pkg-config"
+
+    step "(e) CMake find_package(tensor7 COMPONENTS mpi), tensor7::mpi, on 2 ranks"
+    cmake -S "$here/cmake_mpi" -B "$work/cmake-mpi" -G Ninja \
+        -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$stage" >"$work/cmake-mpi.log" ||
+        { cat "$work/cmake-mpi.log"; fail "(e) cmake configure"; }
+    cmake --build "$work/cmake-mpi" -j 1
+    run_mpi "(e) CMake tensor7::mpi" "$work/cmake-mpi/app"
+    mpi_done=", MPI: pkg-config tensor7_mpi and CMake tensor7::mpi"
+else
+    echo "(no tensor7_mpi.pc: tensor7 was built without MPI; the MPI consumers are skipped)"
+fi
+
 step "below C++20: one error naming C++20 (installed headers)"
 "$here/cxx17_error.sh" "$stage/include" "$cxx"
 
 echo
-echo "installed: ok (meson install, pkg-config, CMake find_package, CMake pkg-config, C++17 error)"
+echo "installed: ok (meson install, pkg-config, CMake find_package, CMake pkg-config, C++17 error$mpi_done)"
