@@ -4,7 +4,7 @@
 // compiled twice (tests/meson.build): by the host compiler with Thrust's host
 // system and the library's sources built the same way (test_dlpack_thrust_host:
 // CUDA storages are host memory on emulated devices, so the CUDA path runs on
-// the CPU), and by nvcc against tensor7_cuda (test_dlpack_cuda, on a GPU).
+// the CPU), and by nvcc against tensor7_cuda (in test_cuda, on a GPU).
 // Device memory is only read or written through the library (cuda()/cpu(),
 // fill, copy), never dereferenced here.
 #pragma once

@@ -3,3 +3,6 @@
 // test_cuda.cu).
 #include "cuda_tests_maths.hpp"
 #include "cuda_tests_ops.hpp"
+#if defined(T7_TEST_DLPACK)
+#include "dlpack_cuda_tests.hpp" // DLPack on CUDA tensors, when dlpack.h was found
+#endif

@@ -291,3 +291,53 @@ TEST_CASE("trtrs, pstrf, geqrf, orgqr, ormqr of expressions") {
     CHECK(t7::equal(a, a0));
     CHECK(t7::equal(b, b0));
 }
+
+// ---- memory (issue 34) ----------------------------------------------------------------
+// Here rather than in the misuse suite, whose UBSan build would compile Eigen's float
+// decompositions again (they cost that file 187 s in the sanitized build).
+
+TEST_CASE("linear algebra refuses a workspace that cannot be had, before Eigen") {
+    // 2^24 x 2^24 floats (1 PiB) from a one-element storage: no machine has it
+    const int64_t n = int64_t(1) << 24;
+    const t7::FloatTensor A = t7::ones<float>(1, 1).expand(n, n);
+    const t7::FloatTensor B = t7::ones<float>(1, 1).expand(n, 1);
+    CHECK_THROWS_OP(t7::gesv(B, A), t7::MemoryError, "gesv");
+    CHECK_THROWS_OP(t7::inverse(A), t7::MemoryError, "inverse");
+    CHECK_THROWS_OP(t7::potrf(A), t7::MemoryError, "potrf");
+    CHECK_THROWS_OP(t7::potrs(B, A), t7::MemoryError, "potrs");
+    CHECK_THROWS_OP(t7::svd(A), t7::MemoryError, "svd");
+    CHECK_THROWS_OP(t7::svd(A, 'A'), t7::MemoryError, "svd");
+    CHECK_THROWS_OP(t7::eig(A), t7::MemoryError, "eig");
+    CHECK_THROWS_OP(t7::symeig(A), t7::MemoryError, "symeig");
+    CHECK_THROWS_OP(t7::qr(A), t7::MemoryError, "qr");
+    CHECK_THROWS_OP(t7::geqrf(A), t7::MemoryError, "geqrf");
+    CHECK_THROWS_OP(t7::pstrf(A), t7::MemoryError, "pstrf");
+    CHECK_THROWS_OP(t7::trtrs(B, A), t7::MemoryError, "trtrs");
+    CHECK_THROWS_OP(t7::gels(B, A), t7::MemoryError, "gels");
+    const t7::FloatTensor tau = t7::ones<float>(1).expand(n);
+    CHECK_THROWS_OP(t7::orgqr(A, tau), t7::MemoryError, "orgqr");
+    CHECK_THROWS_OP(t7::ormqr(A, tau, A), t7::MemoryError, "ormqr");
+    // the message names the workspace and its size
+    const std::string m = test_util::message_of<t7::MemoryError>([&] { t7::gesv(B, A); });
+    CHECK(m.find("workspace") != std::string::npos);
+    CHECK(A.storage().size() == 1); // the inputs are as they were
+    CHECK(A.data()[0] == 1);
+    // The issue's 2^17 x 2^17 (64 GiB per copy) where this machine cannot hold it.
+    const int64_t s = int64_t(1) << 17;
+    const uint64_t sys = t7::detail::system_memory_bytes();
+    if (sys != 0 && sys < (uint64_t(1) << 36)) {
+        const t7::FloatTensor a = t7::ones<float>(1, 1).expand(s, s);
+        const t7::FloatTensor b = t7::ones<float>(1, 1).expand(s, 1);
+        CHECK_THROWS_OP(t7::gesv(b, a), t7::MemoryError, "gesv");
+        CHECK_THROWS_OP(t7::potrf(a), t7::MemoryError, "potrf");
+        CHECK_THROWS_OP(t7::svd(a), t7::MemoryError, "svd");
+        CHECK_THROWS_OP(t7::eig(a), t7::MemoryError, "eig");
+        CHECK_THROWS_OP(t7::geqrf(a), t7::MemoryError, "geqrf");
+        CHECK_THROWS_OP(t7::pstrf(a), t7::MemoryError, "pstrf");
+        CHECK_THROWS_OP(t7::trtrs(b, a), t7::MemoryError, "trtrs");
+    }
+    // small problems still run
+    t7::DoubleTensor sq(2, 2);
+    test_util::fill_values(sq, {4, 1, 1, 3});
+    CHECK(t7::potrf(sq).nElement() == 4);
+}
