@@ -686,3 +686,48 @@ TEST_CASE("expression cost per element and the elements a thread's chunk needs")
     }
     t7::setNumThreads(saved);
 }
+
+// ---- the CPU loop's peeled head (eval/cpu/assign.hpp)
+// -----------------------------------------------------------------
+
+// A destination that starts k elements past a 64-byte boundary is written one
+// element at a time up to its first packet-aligned address, then by packets,
+// then the tail: every element once, each the plain loop's value, for every k,
+// lengths around the 8-packet threshold, unit-stride and broadcast leaves.
+TEST_CASE("assignment into memory at every element offset: peeled head, packets, tail") {
+    for (int64_t n : {1, 7, 63, 64, 127, 128, 129, 200, 1000}) {
+        std::vector<float> a(n + 16), b(n + 16), out(n + 32);
+        for (int64_t i = 0; i < n + 16; ++i) {
+            a[size_t(i)] = float(i % 13) - 6.f;
+            b[size_t(i)] = float(i % 7) + 1.f;
+        }
+        float row[1] = {0.5f};
+        for (int64_t k = 0; k < 16; ++k) {
+            CAPTURE(n);
+            CAPTURE(k);
+            // out's memory: aligned to 64 bytes by hand, then k floats on
+            float* base =
+                reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(out.data()) + 63) / 64 * 64);
+            std::fill(base, base + n + 16, -99.f);
+            FloatTensor y = t7::fromBlob(base + k, {n});
+            const FloatTensor x = t7::fromBlob(a.data() + k, {n});
+            const FloatTensor z = t7::fromBlob(b.data(), {n});
+            const FloatTensor s = t7::fromBlob(row, {1});
+            y = x * z + x / (z + 1); // unit-stride leaves
+            bool ok = true;
+            for (int64_t i = 0; i < n; ++i) {
+                const float xv = a[size_t(i + k)], zv = b[size_t(i)];
+                ok = ok && base[k + i] == xv * zv + xv / (zv + 1);
+            }
+            CHECK(ok);
+            y = x * s - z; // a broadcast leaf: the packets' other kind
+            for (int64_t i = 0; i < n; ++i)
+                ok = ok && base[k + i] == a[size_t(i + k)] * 0.5f - b[size_t(i)];
+            CHECK(ok);
+            bool untouched = true; // nothing written outside y
+            for (int64_t i = 0; i < k; ++i) untouched = untouched && base[i] == -99.f;
+            for (int64_t i = k + n; i < n + 16; ++i) untouched = untouched && base[i] == -99.f;
+            CHECK(untouched);
+        }
+    }
+}

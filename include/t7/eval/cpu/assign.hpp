@@ -24,20 +24,24 @@ namespace cpu {
 // Eigen does: a packet store across two cache lines costs about two (user
 // buffers from fromBlob or Storage::wrap are often only 16-byte aligned).
 // Only for trees whose scalar form is cheap, and runs long enough to pay.
+// The peeled head and the tail share one scalar loop: a second inlined copy of
+// the tree's scalar form made each arithmetic expression 16 % slower to compile.
 template <bool AllUnit, bool Peel, class T, class B>
 T7_INLINE void packet_loop(T* T7_RESTRICT out, const B& b, int64_t n) {
     constexpr int P = packet_size<T>;
-    int64_t i = 0;
+    int64_t i = 0, stop = 0; // the scalar loop's first pass: the head (none unpeeled)
     if constexpr (Peel) {
         constexpr uintptr_t bytes = P * sizeof(T);
         const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
-        if (n >= 8 * P && addr % sizeof(T) == 0) {
-            const int64_t head = int64_t((bytes - addr % bytes) % bytes / sizeof(T));
-            for (; i < head; ++i) out[i] = scalar_at(b, i);
-        }
+        if (n >= 8 * P && addr % sizeof(T) == 0)
+            stop = int64_t((bytes - addr % bytes) % bytes / sizeof(T));
     }
-    for (; i + P <= n; i += P) ei::pstoreu(out + i, packet_at<AllUnit>(b, i));
-    for (; i < n; ++i) out[i] = scalar_at(b, i);
+    for (;;) { // stop < n on the first pass (the head is under one packet of n >= 8)
+        for (; i < stop; ++i) out[i] = scalar_at(b, i);
+        if (stop == n) return;
+        for (; i + P <= n; i += P) ei::pstoreu(out + i, packet_at<AllUnit>(b, i));
+        stop = n;
+    }
 }
 
 // How a run's leaves stride: packets need unit or zero strides (and a unit-
