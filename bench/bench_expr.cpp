@@ -87,7 +87,10 @@ void report(const Row& r) {
 void time_row(Row& r, int64_t inner, std::function<void()> t7, std::function<void()> hand,
               std::function<void()> eigen) {
     if (!selected(r)) return;
-    const auto best = bench::race({t7, hand, eigen}, g_reps, inner);
+    // Two threads: tensor7's pool and OpenMP's team (hand loops, Eigen) must not
+    // find the other's threads still spinning (bench/timing.hpp).
+    const auto settle = std::chrono::milliseconds(g_threads > 1 ? 30 : 0);
+    const auto best = bench::race({t7, hand, eigen}, g_reps, inner, settle);
     r.t7 = best[0], r.hand = best[1], r.eigen = best[2];
 }
 

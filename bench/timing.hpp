@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <thread>
 #include <vector>
 
 namespace bench {
@@ -26,12 +27,20 @@ double best_time(F&& f, int reps, int64_t inner) {
 
 // Best time per call (seconds) of each contender over `rounds` interleaved
 // rounds of `inner` calls: drift on a shared machine hits every contender alike.
+// `settle`: a pause before each contender's calls, so that the threads of the
+// one before have gone to sleep. libgomp's spin for milliseconds after a
+// parallel region (GOMP_SPINCOUNT): a contender timed right after an OpenMP
+// one shares the second core with that spinning thread (measured: tensor7's
+// y = x.t() + x at 2^24 on two threads, median 9.8 ms, 12.6 ms right after an
+// OpenMP region, 9.9 ms 30 ms after it).
 inline std::vector<double> race(const std::vector<std::function<void()>>& fs, int rounds,
-                                int64_t inner = 1) {
+                                int64_t inner = 1,
+                                std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
     std::vector<double> best(fs.size(), 1e30);
     for (const auto& f : fs) f(); // warm caches and pages
     for (int r = 0; r < rounds; ++r) {
         for (size_t k = 0; k < fs.size(); ++k) {
+            if (settle.count() > 0) std::this_thread::sleep_for(settle);
             auto t0 = std::chrono::steady_clock::now();
             for (int64_t i = 0; i < inner; ++i) fs[k]();
             auto t1 = std::chrono::steady_clock::now();

@@ -256,6 +256,36 @@ TEST_CASE("parallel_split: whole blocks, each once, on at most `chunks` threads"
     }
 }
 
+TEST_CASE("parallel_ranges: [0, n) once, up to four chunks a thread, from two grains") {
+    KeepThreads keep;
+    for (int threads : {1, 2, 3}) {
+        t7::setNumThreads(threads);
+        for (int64_t n : {0, 1, 7, 1000, 100003}) {
+            for (int64_t grain : {1, 100, 1 << 20}) {
+                CAPTURE(threads);
+                CAPTURE(n);
+                CAPTURE(grain);
+                std::vector<int> hits(size_t(n), 0);
+                std::set<std::thread::id> ids;
+                int64_t calls = 0;
+                std::mutex m;
+                t7::iter::parallel_ranges(n, grain, [&](int64_t b, int64_t e, int64_t) {
+                    std::lock_guard<std::mutex> lock(m);
+                    for (int64_t i = b; i < e; ++i) ++hits[size_t(i)];
+                    ids.insert(std::this_thread::get_id());
+                    ++calls;
+                });
+                CHECK(std::count(hits.begin(), hits.end(), 1) == n);
+                // Threads as parallel_for would use; chunks up to four times that.
+                const int64_t worth = std::min<int64_t>(threads, std::max<int64_t>(1, n / grain));
+                CHECK(int64_t(ids.size()) <= worth);
+                CHECK(calls <= std::max<int64_t>(1, std::min(n, worth * 4)));
+                if (worth == 1) CHECK(calls == 1); // below two grains: one call, here
+            }
+        }
+    }
+}
+
 TEST_CASE("assignments, reductions and a stencil: the serial values at 1 to 4 threads") {
     KeepThreads keep;
     const Expr e((int64_t(1) << 18) + 7);

@@ -147,5 +147,14 @@ void parallel_split(int64_t n, int64_t chunks, F&& f) {
     parallel_chunks(n, std::min(n, threads * split_chunks_per_thread), f, threads, chunks);
 }
 
+// As parallel_for, for loops that take any contiguous ranges and keep nothing
+// per chunk (element-wise assignments): up to split_chunks_per_thread chunks
+// per thread, each claimed by whichever thread is free, so that a helper that
+// starts late or shares its core (another process, an OpenMP team still
+// spinning after its region) holds a quarter of its share, not half the loop.
+template <class F>
+void parallel_ranges(int64_t n, int64_t grain, F&& f) {
+    parallel_split(n, n / std::max<int64_t>(grain, 1), f);
+}
 } // namespace iter
 } // namespace t7

@@ -246,7 +246,7 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
         run_block(RowBlock{at.data(), inner.data(), step.data(), n, rows, kind});
     };
     if (!iter::wants_tiling(L)) {
-        iter::parallel_for(L.numel, grain, [&](int64_t b, int64_t end, int64_t) {
+        iter::parallel_ranges(L.numel, grain, [&](int64_t b, int64_t end, int64_t) {
             iter::for_each_run_rows(L, b, end, run_rows);
         });
         return;
@@ -256,14 +256,14 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
         auto run = [&](const std::array<int64_t, N>& off, int64_t n) { run_rows(off, n, 1); };
         const int64_t tiles = std::max<int64_t>(
             1, grain / (iter::tiled_work_factor * iter::tile_size * iter::tile_size));
-        iter::parallel_for(
+        iter::parallel_ranges(
             iter::tile_units(L, iter::tile_size, iter::tile_size), tiles,
             [&](int64_t b, int64_t end, int64_t) { iter::for_each_tiled_run(L, b, end, run); });
         return;
     }
     const int64_t rows = iter::pack_rows, ra = int64_t(L.rank()) - 2;
     const int64_t tiles = std::max<int64_t>(1, grain / (iter::tiled_work_factor * rows * p.cols));
-    iter::parallel_for(
+    iter::parallel_ranges(
         iter::tile_units(L, rows, p.cols), tiles, [&](int64_t b, int64_t e, int64_t) {
             alignas(64) char buf[iter::pack_buffer_bytes];
             iter::for_each_tile(
@@ -287,7 +287,7 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
 template <size_t N>
 void drive_flat_threads(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
                         const void* expr, bool plain_copy, int64_t grain) {
-    iter::parallel_for(dst.sizes->numel(), grain, [&](int64_t b, int64_t e, int64_t) {
+    iter::parallel_ranges(dst.sizes->numel(), grain, [&](int64_t b, int64_t e, int64_t) {
         flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
     });
 }
@@ -332,13 +332,15 @@ void drive_rows(const detail::FastAssign& f, const LeafRef* leaves, AssignKernel
         inner[k] = f.inner[k - 1];
     }
     const RunKind kind = run_kind(inner, 1, true);
-    iter::parallel_for(rows, std::max<int64_t>(1, grain / n), [&](int64_t r0, int64_t r1, int64_t) {
-        std::array<const void*, N - 1> in;
-        for (size_t k = 1; k < N; ++k)
-            in[k - 1] = static_cast<const char*>(leaves[k - 1].data) + r0 * step[k];
-        void* out = static_cast<char*>(const_cast<void*>(f.dst.data)) + r0 * step[0];
-        kernel(expr, AssignRun{out, 1, in.data(), inner.data() + 1, n, kind, r1 - r0, step.data()});
-    });
+    iter::parallel_ranges(
+        rows, std::max<int64_t>(1, grain / n), [&](int64_t r0, int64_t r1, int64_t) {
+            std::array<const void*, N - 1> in;
+            for (size_t k = 1; k < N; ++k)
+                in[k - 1] = static_cast<const char*>(leaves[k - 1].data) + r0 * step[k];
+            void* out = static_cast<char*>(const_cast<void*>(f.dst.data)) + r0 * step[0];
+            kernel(expr,
+                   AssignRun{out, 1, in.data(), inner.data() + 1, n, kind, r1 - r0, step.data()});
+        });
 }
 
 // Operand 0 is the destination (non-empty, of the assignment's shape), 1..N-1

@@ -137,7 +137,8 @@ void drive_multi(const detail::MultiArgs& a, MultiKernel kernel, int64_t grain) 
         if (numel < 2 * grain)
             range(0, numel);
         else
-            iter::parallel_for(numel, grain, [&](int64_t b, int64_t e, int64_t) { range(b, e); });
+            iter::parallel_ranges(numel, grain,
+                                  [&](int64_t b, int64_t e, int64_t) { range(b, e); });
         return;
     }
 
