@@ -15,6 +15,12 @@ compile them: with -DT7_PRECOMPILED (the machinery in libtensor7 is not compiled
 again); --header-only measures the headers used alone.
 
     bench/compile_time.py [--cxx g++] [--reps 3] [--flags "-O2"] [--only TEXT] [--header-only]
+                          [--ggc]
+
+--ggc reports g++'s garbage-collected memory (the TOTAL of -ftime-report, in MB)
+instead of CPU seconds: the same figure on every run, where CPU seconds on a shared
+VM vary by 10-15 % from run to run; it follows the compiler's work on templates
+(parsing, instantiation, optimisation) but not its speed.
 """
 import argparse, os, resource, subprocess, sys, tempfile
 
@@ -113,12 +119,18 @@ int main() {
 }
 
 
-def cpu_seconds(cxx, flags, source, tmp):
+def cpu_seconds(cxx, flags, source, tmp, ggc=False):
     path = os.path.join(tmp, "probe.cpp")
     with open(path, "w") as f:
         f.write(source)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([cxx, *flags, "-c", path, "-o", os.path.join(tmp, "probe.o")], check=True)
+    cmd = [cxx, *flags, "-c", path, "-o", os.path.join(tmp, "probe.o")]
+    if ggc:
+        out = subprocess.run(cmd + ["-ftime-report"], check=True, capture_output=True, text=True)
+        total = [l for l in out.stderr.splitlines() if l.strip().startswith("TOTAL")][-1].split()[-1]
+        scale = {"k": 1 / 1024, "M": 1, "G": 1024}
+        return float(total[:-1]) * scale[total[-1]] if total[-1] in scale else float(total) / 2**20
+    subprocess.run(cmd, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -129,6 +141,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--flags", default="-O2")
     ap.add_argument("--only", default="", help="run the probes whose name contains this text")
+    ap.add_argument("--ggc", action="store_true",
+                    help="report g++'s GC memory in MB (deterministic) instead of CPU seconds")
     ap.add_argument("--header-only", action="store_true",
                     help="compile tensor7's probes without -DT7_PRECOMPILED")
     args = ap.parse_args()
@@ -176,38 +190,40 @@ def main():
         (f"{DIM_EXPRS} sums along a dimension, Eigen::Array", eigen_dim_program(EXPRS[:DIM_EXPRS])),
     ]
     t7_flags = flags + ([] if args.header_only else ["-DT7_PRECOMPILED"])
+    unit = "MB" if args.ggc else "s"
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{args.cxx} {' '.join(flags)}\n(tensor7's probes with {' '.join(t7_flags[len(flags):]) or 'no macro'};"
-              f" CPU seconds, best of {args.reps})")
+              + (" g++ GC memory, MB)" if args.ggc else f" CPU seconds, best of {args.reps})"))
         for name, src in probes:
             if args.only not in name:
                 continue
             fl = t7_flags if "<t7/" in src else flags
             try:
-                best = min(cpu_seconds(args.cxx, fl, src, tmp) for _ in range(args.reps))
+                best = min(cpu_seconds(args.cxx, fl, src, tmp, args.ggc)
+                           for _ in range(1 if args.ggc else args.reps))
             except subprocess.CalledProcessError:
                 print(f"{name:45s} did not compile", file=sys.stderr)
                 continue
             results[name] = best
-            print(f"{name:45s} {best:6.2f} s", flush=True)
+            print(f"{name:45s} {best:6.2f} {unit}", flush=True)
     def per_expr(lib):
         hi, lo = results.get(f"20 expressions, {lib}"), results.get(f"0 expressions, {lib}")
         return None if hi is None or lo is None else (hi - lo) / len(EXPRS)
     for lib in ["tensor7 (t7.hpp)", "tensor7 (tensor.hpp)", "Eigen::Array"]:
         p = per_expr(lib)
         if p is not None:
-            print(f"per distinct expression, {lib:28s} {p:6.3f} s")
+            print(f"per distinct expression, {lib:28s} {p:6.3f} {unit}")
     # The first sum also compiles what every reduction along a dimension shares
     # (the checks' messages, the accumulator tensor's conversion): reported
     # apart from each further sum of a distinct expression.
     for lib in ["tensor7 (tensor.hpp)", "Eigen::Array"]:
         zero, one, hi = (results.get(f"{k} sums along a dimension, {lib}") for k in (0, 1, DIM_EXPRS))
         if zero is not None and hi is not None:
-            print(f"per sum along a dimension, {lib:24s} {(hi - zero) / DIM_EXPRS:6.3f} s"
+            print(f"per sum along a dimension, {lib:24s} {(hi - zero) / DIM_EXPRS:6.3f} {unit}"
                   " (all five against none)")
         if one is not None and hi is not None:
-            print(f"each further sum along a dimension, {lib:16s} {(hi - one) / (DIM_EXPRS - 1):6.3f} s")
+            print(f"each further sum along a dimension, {lib:16s} {(hi - one) / (DIM_EXPRS - 1):6.3f} {unit}")
     eigen_small = results.get("small program, Eigen::Tensor")
     for name in ["small program, tensor7", "small program, tensor7 (tensor.hpp)"]:
         if name in results and eigen_small:
