@@ -36,7 +36,7 @@ T7_INLINE void packet_loop(T* T7_RESTRICT out, const B& b, int64_t n) {
         if (n >= 8 * P && addr % sizeof(T) == 0)
             stop = int64_t((bytes - addr % bytes) % bytes / sizeof(T));
     }
-    for (;;) { // stop < n on the first pass (the head is under one packet of n >= 8)
+    for (;;) { // first pass: stop < n (a head is under a packet of n >= 8), or n == 0
         for (; i < stop; ++i) out[i] = scalar_at(b, i);
         if (stop == n) return;
         for (; i + P <= n; i += P) ei::pstoreu(out + i, packet_at<AllUnit>(b, i));
