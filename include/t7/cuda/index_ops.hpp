@@ -212,29 +212,25 @@ void op_masked_select(ops_tag, Tensor<T, CUDA>& self, const Tensor<T, CUDA>& src
     if (into) require_same_gpu("maskedSelect", src.getDevice(), self);
     cuda::DeviceGuard guard(src.getDevice());
     if (src.nElement() == 0) {
-        self.resize(Shape{});
+        self.resize(Shape{0});
         return;
     }
     const Tensor<uint8_t, CUDA> m = gpu_mask("maskedSelect", src, node, mshape, false);
     const cuda::rt::Strided2 s =
         gpu::plan_strided2(src.sizes(), src.strides(), m.strides(), "maskedSelect", false);
     const int64_t total = cuda::rt::count_nonzero(DType::u8, m.data(), 1, s, src.getDevice());
-    if (into) check_result("maskedSelect", self, total > 0 ? Shape{total} : Shape{});
+    if (into) check_result("maskedSelect", self, Shape{total});
     // Straight into self unless it overlaps what is read (then through a temporary).
     const bool direct = !into || !(overlaps(self, src) || overlaps(self, m));
     Tensor<T, CUDA> tmp;
     Tensor<T, CUDA>& out = direct ? self : tmp;
-    out.resize(total > 0 ? Shape{total} : Shape{});
+    out.resize(Shape{total});
     if (total > 0)
         cuda::rt::masked_select(out.data(), out.stride(0), src.data(), int(sizeof(T)), m.data(), s,
                                 src.getDevice());
     if (direct) return;
-    if (total == 0) {
-        self.resize(Shape{});
-    } else {
-        self.resize(out.sizes());
-        self.assign(out);
-    }
+    self.resize(out.sizes());
+    self.assign(out);
 }
 
 template <class T, class N>
@@ -270,8 +266,9 @@ void op_masked_copy(ops_tag, Tensor<T, CUDA>& self, const N& node, const Tensor<
 
 template <class T>
 void op_nonzero(ops_tag, Tensor<int64_t, CUDA>& out, const Tensor<T, CUDA>& x_in) {
+    const Shape none = x_in.dim() == 0 ? Shape{} : Shape{0, x_in.dim()}; // as on the CPU
     if (x_in.nElement() == 0) {
-        out.resize(Shape{});
+        out.resize(none);
         return;
     }
     require_same_gpu("nonzero", x_in.getDevice(), out);
@@ -282,7 +279,7 @@ void op_nonzero(ops_tag, Tensor<int64_t, CUDA>& out, const Tensor<T, CUDA>& x_in
         gpu::plan_strided2(x.sizes(), x.strides(), Shape(x.sizes().size(), 0), "nonzero", false);
     const int64_t total = cuda::rt::count_nonzero(dtype_of<T>(), x.data(), 0, s, x.getDevice());
     if (total == 0) {
-        out.resize(Shape{});
+        out.resize(none);
         return;
     }
     check_result("nonzero", out, Shape{total, x.dim()});
@@ -333,7 +330,7 @@ template <class T>
 void op_topk(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int64_t k, int64_t dim,
              bool largest) {
     dim = slice_dim(x, dim, "topk");
-    check_k("topk", k, dim, x.size(dim));
+    check_k("topk", k, dim, x.size(dim), 0);
     sort_gpu("topk", out, x, dim, k, largest);
 }
 

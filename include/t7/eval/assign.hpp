@@ -19,12 +19,17 @@ namespace t7 {
 
 namespace detail {
 
-// [lo, hi) byte range spanned by a strided operand.
+// [lo, hi) byte range spanned by a strided operand (a reversed dimension
+// reaches below its first element); empty for a tensor without elements.
 inline std::pair<const char*, const char*> byte_range(const LeafRef& t) {
-    const char* lo = static_cast<const char*>(t.data);
-    int64_t last = 0;
-    for (size_t d = 0; d < t.sizes->size(); ++d) last += ((*t.sizes)[d] - 1) * (*t.strides)[d];
-    return {lo, lo + (last + 1) * t.elem_size};
+    const char* p = static_cast<const char*>(t.data);
+    int64_t below = 0, above = 0;
+    for (size_t d = 0; d < t.sizes->size(); ++d) {
+        const int64_t n = (*t.sizes)[d], s = (*t.strides)[d];
+        if (n == 0) return {p, p};
+        (s < 0 ? below : above) += (n - 1) * s;
+    }
+    return {p + below * t.elem_size, p + (above + 1) * t.elem_size};
 }
 
 // True when leaf t is the destination view itself (read and written by the
@@ -34,7 +39,7 @@ inline bool reads_apart(const LeafRef& dst, const char* dlo, const char* dhi, co
         *t.strides == *dst.strides)
         return true;
     const auto [lo, hi] = byte_range(t);
-    return hi <= dlo || dhi <= lo;
+    return lo == hi || hi <= dlo || dhi <= lo;
 }
 
 // True when some leaf overlaps the destination's memory and is read with
@@ -142,6 +147,7 @@ inline bool flat_and_separate(const LeafRef& dst, const LeafRef* leaves, size_t 
     const Shape &ds = *dst.sizes, &dst_strides = *dst.strides;
     if (ds.empty() || !is_contiguous(ds, dst_strides)) return false;
     const int64_t numel = ds.numel();
+    if (numel == 0) return false; // the general path checks the shapes, then stops
     const char* dlo = static_cast<const char*>(dst.data);
     const char* dhi = dlo + numel * dst.elem_size;
     const size_t rank = ds.size();
@@ -211,6 +217,7 @@ template <class T, class D>
         dst.resize(shape); // a fresh destination cannot overlap itself
     else
         check_writable(op, dst);
+    if (dst.nElement() == 0) return; // an empty dimension: nothing to compute
     if (needs_temporary(leaf_ref(dst), leaves, n)) {
         Tensor<T, D> tmp(dst.sizes());
         run(tmp, expr, leaves, nullptr);

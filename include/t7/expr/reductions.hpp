@@ -39,21 +39,46 @@ bool has_empty_leaf(const E& e) {
     return empty;
 }
 
-// The shape of a reduction's input, rejecting empty inputs where `op` needs elements.
+// The shape of a reduction's input, rejecting inputs without elements (the
+// empty tensor, or a dimension of size 0) where `op` needs elements; for the
+// others, an input without elements gives the empty Shape (R's identity).
 inline Shape reduce_shape_of(const LeafRef* leaves, size_t n, const char* op, bool allow_empty) {
     Shape s = broadcast_shape(leaves, n, op);
     bool empty = false;
     for (size_t k = 0; k < n; ++k) empty = empty || leaves[k].sizes->empty();
-    if (empty) {
-        if (!allow_empty) fail<ShapeError>(op, ": the tensor is empty");
+    if (empty || (!s.empty() && s.numel() == 0)) {
+        if (!allow_empty) {
+            if (empty) fail<ShapeError>(op, ": the tensor is empty");
+            fail<ShapeError>(op, ": zero-size input of size ", s, " has no ", op,
+                             " (NumPy: zero-size array to reduction operation)");
+        }
         return Shape{};
     }
+    return s;
+}
+// The same keeping the shape of an input with an empty dimension (reductions
+// along a dimension: the other dimensions give the result's shape).
+inline Shape reduce_dims_shape_of(const LeafRef* leaves, size_t n, const char* op) {
+    Shape s = broadcast_shape(leaves, n, op);
+    for (size_t k = 0; k < n; ++k)
+        if (leaves[k].sizes->empty()) fail<ShapeError>(op, ": the tensor is empty");
     return s;
 }
 template <class E>
 Shape reduce_shape(const E& e, const char* op, bool allow_empty) {
     const auto leaves = gather_leaves(e);
     return reduce_shape_of(leaves.data(), leaves.size(), op, allow_empty);
+}
+template <class E>
+Shape reduce_dims_shape(const E& e, const char* op) {
+    const auto leaves = gather_leaves(e);
+    return reduce_dims_shape_of(leaves.data(), leaves.size(), op);
+}
+// max/min/median... along a dimension of size 0 have no value to give (NumPy).
+inline void check_arg_dim(const Shape& shape, int64_t d, const char* op) {
+    if (shape[size_t(d)] == 0)
+        fail<ShapeError>(op, ": dimension ", d, " of size 0 of an input of size ", shape,
+                         " has no ", op, " (NumPy: zero-size array to reduction operation)");
 }
 
 // The device a reduction runs on (throws DeviceError for mixed devices). A
@@ -142,19 +167,21 @@ auto arg_reduce(const E& expr, int64_t dim, const char* op) {
     using V = compute_t<typename node_t<E>::value_type>;
     using D = expr_device_t<E>;
     typename DeviceMemory<D>::Scope scope(check_devices(e, op)); // the results go there too
-    Shape shape = reduce_shape(e, op, false);
+    Shape shape = reduce_dims_shape(e, op);
     int64_t d = reduce_dim_index(shape, dim, op);
+    check_arg_dim(shape, d, op);
     check_divisors(e);
     Shape keep = shape;
     keep[size_t(d)] = 1;
     ValuesIndices<V, D> r{Tensor<V, D>(keep), Tensor<int64_t, D>(keep)};
-    Evaluator<D>::template arg_reduce_into<R>(r.values, r.indices, e, shape, d);
+    if (shape.numel() > 0) // else empty along another dimension: empty results
+        Evaluator<D>::template arg_reduce_into<R>(r.values, r.indices, e, shape, d);
     return r;
 }
 
 template <class E>
 int64_t count_along(const E& e, int64_t dim, const char* op) {
-    Shape s = reduce_shape(e, op, false);
+    Shape s = reduce_dims_shape(e, op);
     return s[size_t(reduce_dim_index(s, dim, op))];
 }
 
@@ -329,7 +356,7 @@ Shape shape_result(Tensor<T, D>& out, const E& e, int64_t dim, int64_t& d, bool&
     if (out.storage().valid() && out.dim() > 0 && out.getDevice() != device)
         fail<DeviceError>(op, ": the result is on ", device_label<D>(out.getDevice()),
                           " but the input on ", device_label<D>(device));
-    Shape shape = reduce_shape(e, op, false);
+    Shape shape = reduce_dims_shape(e, op);
     d = reduce_dim_index(shape, dim, op);
     safe = true;
     for_each_leaf(e, [&](const auto& l) {
@@ -341,7 +368,7 @@ Shape shape_result(Tensor<T, D>& out, const E& e, int64_t dim, int64_t& d, bool&
 // The shape of a reduction of e along dim (size 1 there).
 template <class E>
 Shape kept_shape(const E& e, int64_t dim, const char* op) {
-    Shape keep = reduce_shape(as_node(e), op, false);
+    Shape keep = reduce_dims_shape(as_node(e), op);
     keep[size_t(reduce_dim_index(keep, dim, op))] = 1;
     return keep;
 }
@@ -401,6 +428,11 @@ Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, con
     typename DeviceMemory<D>::Scope scope(out.storage().valid() ? out.getDevice()
                                                                 : check_devices(e, op));
     if (safe) resize_result(out, keep);
+    if (shape.numel() == 0) { // nothing to fold: the identity (sum 0, prod 1), or nothing
+        resize_result(out, keep);
+        out.fill(R::template identity<A>());
+        return out;
+    }
     using Ev = Evaluator<D>;
     if constexpr (requires { Ev::template reduce_direct<R>(out, e, shape, d); })
         if (safe && out.isContiguous() && Ev::template reduce_direct<R>(out, e, shape, d))
@@ -433,7 +465,15 @@ void arg_reduce_into(Tensor<T, D>& values, Tensor<int64_t, D>* indices, const E&
     int64_t d;
     bool safe;
     const Shape shape = shape_result(values, e, dim, d, safe, op);
+    check_arg_dim(shape, d, op);
     check_divisors(e);
+    if (shape.numel() == 0) { // empty along another dimension: empty results
+        Shape keep = shape;
+        keep[size_t(d)] = 1;
+        resize_result(values, keep);
+        if (indices) resize_result(*indices, keep);
+        return;
+    }
     if (indices)
         for_each_leaf(e, [&](const auto& l) {
             safe = safe && !(indices->storage().valid() &&
@@ -594,7 +634,7 @@ namespace detail {
 // out = e (out resized to e's shape, any element type), then scanned along dim.
 template <class T, class D, class E, class Op>
 Tensor<T, D>& scan_into(Tensor<T, D>& out, const E& e, int64_t dim, Op op, const char* name) {
-    const Shape shape = reduce_shape(as_node(e), name, false);
+    const Shape shape = reduce_dims_shape(as_node(e), name);
     const int64_t d = reduce_dim_index(shape, dim, name);
     // The scan runs in the input's accumulator type (the type cumsum(e, dim)
     // returns) and the results are converted: a narrower out (CharTensor of a

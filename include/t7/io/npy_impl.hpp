@@ -285,17 +285,17 @@ void decode(T* out, const char* in, int64_t n, const Dtype& dt) {
 template <class T>
 Tensor<T> read_tensor(std::string_view bytes, const Header& h, const Dtype& dt,
                       const std::string& name) {
-    int64_t numel = detail::element_count(h.shape);
+    const bool no_elements = std::find(h.shape.begin(), h.shape.end(), 0) != h.shape.end();
+    const int64_t numel = no_elements ? 0 : detail::element_count(h.shape);
     if (numel < 0)
         fail<IOError>(name, ": byte ", kMagicLen,
                       ": the shape's element count exceeds the limit of 2^48");
-    if (std::find(h.shape.begin(), h.shape.end(), 0) != h.shape.end()) numel = 0;
     const size_t left = bytes.size() - h.data_at;
     if (uint64_t(numel) > left / dt.size)
         fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel, " elements need ",
                       uint64_t(numel) * dt.size, " bytes but only ", left, " are left");
-    if (numel == 0) return Tensor<T>();
     Shape sizes(h.shape.begin(), h.shape.end());
+    if (numel == 0) return Tensor<T>(sizes); // the shape kept, empty dimensions and all
     if (sizes.empty()) sizes = Shape{1};
     Tensor<T> r(sizes);
     decode(r.data(), bytes.data() + h.data_at, numel, dt);

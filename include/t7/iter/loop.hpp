@@ -104,6 +104,28 @@ Loop<N> make_loop(const Shape& sizes, const std::array<const Shape*, N>& strides
     return L;
 }
 
+// For work that may visit elements in any order (element-wise assignment,
+// whole-tensor reductions): each dimension that the deciding operand (the
+// first with a non-zero stride there; the destination, for an assignment)
+// walks backwards is walked forwards instead, every operand's start moved by
+// shift[k] elements to its last element along it. A reversed view then
+// coalesces and vectorises as the forward one does; an operand reversed
+// against the destination keeps a negative stride (read in reversed packets).
+template <size_t N>
+void walk_forwards(const Shape& sizes, std::array<Shape, N>& strides,
+                   std::array<int64_t, N>& shift) {
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] <= 1) continue;
+        size_t k = 0;
+        while (k < N && strides[k][d] == 0) ++k;
+        if (k == N || strides[k][d] > 0) continue;
+        for (size_t j = 0; j < N; ++j) {
+            shift[j] += (sizes[d] - 1) * strides[j][d];
+            strides[j][d] = -strides[j][d];
+        }
+    }
+}
+
 // Calls run(offsets, n) for each inner run covering elements [begin, end) in
 // loop order; offsets[k] is operand k's element offset of the run's first element.
 template <size_t N, class Run>

@@ -24,14 +24,17 @@ namespace iter {
     int64_t st[max_dims], sz[max_dims]; // uninitialised: no cost for what is not used
     size_t k = 0;
     for (size_t i = 0; i < sizes.size(); ++i) {
+        if (sizes[i] == 0) return false; // no element at all
         if (sizes[i] == 1) continue;
         if (strides[i] == 0 || k == max_dims) return true;
+        // A reversed dimension reaches the same elements as the forward one.
+        const int64_t s = strides[i] < 0 ? -strides[i] : strides[i];
         size_t j = k++;
-        for (; j > 0 && st[j - 1] > strides[i]; --j) { // insertion sort: a handful of dims
+        for (; j > 0 && st[j - 1] > s; --j) { // insertion sort: a handful of dims
             st[j] = st[j - 1];
             sz[j] = sz[j - 1];
         }
-        st[j] = strides[i];
+        st[j] = s;
         sz[j] = sizes[i];
     }
     int64_t span = 0;
@@ -42,7 +45,7 @@ namespace iter {
     return false;
 }
 
-// True when two positions of (sizes, strides) (strides >= 0) may share an
+// True when two positions of (sizes, strides) (strides of any sign) may share an
 // element. A stride 0 on a dimension of size > 1 does; otherwise, with the
 // dimensions taken by increasing stride, each stride must exceed the extent
 // the smaller ones span. Exact for every view the library makes (contiguous,
@@ -57,7 +60,7 @@ inline bool overlaps_itself(const Shape& sizes, const Shape& strides) {
     for (size_t d = sizes.size(); d > 0; --d) {
         const int64_t n = sizes[d - 1], s = strides[d - 1];
         if (n == 1) continue;
-        if (s <= span) return overlaps_sorted(sizes, strides);
+        if (s <= span) return overlaps_sorted(sizes, strides); // also reversed or empty views
         span += (n - 1) * s;
     }
     return false;

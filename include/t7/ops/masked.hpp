@@ -298,7 +298,7 @@ template <class T, class D, class N>
 void masked_select_into(Tensor<T, D>& out, const Tensor<T, D>& x, const N& node,
                         const Shape& mshape) {
     if (x.nElement() == 0) {
-        out.resize(Shape{});
+        out.resize(Shape{0});
         return;
     }
     dispatch_mask(x, node, mshape, false, [&](const auto& m) {
@@ -306,7 +306,7 @@ void masked_select_into(Tensor<T, D>& out, const Tensor<T, D>& x, const N& node,
         const MaskLoop<M> ml(x, m, true);
         int64_t total = 0;
         const std::vector<int64_t> offsets = chunk_offsets(ml, true, total);
-        const Shape shape = total > 0 ? Shape{total} : Shape{};
+        const Shape shape{total}; // 1-D, of size 0 when nothing is selected
         check_result("maskedSelect", out, shape);
         out.resize(shape);
         if (total == 0) return;
@@ -336,12 +336,8 @@ void op_masked_select(ops_tag, Tensor<T, CPU>& self, const Tensor<T, CPU>& src, 
         Tensor<T, CPU> r;
         masked_select_into(r, src, node, mshape);
         check_result("maskedSelect", self, r.sizes());
-        if (r.dim() == 0) {
-            self.resize(Shape{});
-        } else {
-            self.resize(r.sizes());
-            self.assign(r);
-        }
+        self.resize(r.sizes());
+        self.assign(r);
     } else {
         masked_select_into(self, src, node, mshape);
     }
@@ -547,8 +543,10 @@ T7_INLINE uint64_t nonzero_bits64(const T* p) {
 template <class T, class D>
 void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
     require_cpu<D>(); // CUDA tensors: op_nonzero in cuda/index_ops.hpp
+    // None: 0 x dim() (NumPy's argwhere); the dimensionless empty tensor gives it.
+    const Shape none = x_in.dim() == 0 ? Shape{} : Shape{0, x_in.dim()};
     if (x_in.nElement() == 0) {
-        out.resize(Shape{});
+        out.resize(none);
         return;
     }
     Tensor<T, D> x = x_in;
@@ -573,7 +571,7 @@ void nonzero_into(Tensor<int64_t, D>& out, const Tensor<T, D>& x_in) {
     int64_t total = 0;
     for (int64_t c : counts) total += c;
     if (total == 0) {
-        out.resize(Shape{});
+        out.resize(none);
         return;
     }
     const size_t rank = size_t(x.dim());

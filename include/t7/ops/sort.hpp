@@ -329,8 +329,9 @@ ValuesIndices<T, D>& topk(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64
                           int64_t dim = -1, bool largest = true) {
     dim = detail::slice_dim(x, dim, "topk");
     const int64_t n = x.size(dim);
-    detail::check_k("topk", k, dim, n);
+    detail::check_k("topk", k, dim, n, 0);
     auto job = detail::slice_job("topk", out.values, out.indices, x, dim, k);
+    if (k == 0 || x.nElement() == 0) return out; // sized, nothing to pick
     const int64_t sx = job.x.stride(dim), sv = job.values.stride(dim), si = job.indices.stride(dim);
     using U = typename detail::SortKey<T>::U;
     const U flip = largest ? ~U(0) : U(0);

@@ -10,7 +10,7 @@ namespace t7 {
 
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::fill(T v) {
-    if (dim() == 0) return *this;
+    if (nElement() == 0) return *this;
     Evaluator<D>::run_assign(*this, Scalar<compute_t<T>>{{}, compute_t<T>(v)});
     return *this;
 }
@@ -50,7 +50,7 @@ template <class T, class D>
 Tensor<T, D> Tensor<T, D>::clone() const {
     typename DeviceMemory<D>::Scope scope(getDevice()); // the clone lives where this does
     Tensor r(sizes_);
-    if (dim() > 0) Evaluator<D>::run_assign(r, as_node(*this));
+    if (nElement() > 0) Evaluator<D>::run_assign(r, as_node(*this));
     return r;
 }
 
@@ -67,17 +67,17 @@ Tensor<U, D> Tensor<T, D>::to() const {
     } else {
         typename DeviceMemory<D>::Scope scope(getDevice());
         Tensor<U, D> r(sizes_);
-        if (dim() > 0) Evaluator<D>::run_assign(r, cast<U>(*this));
+        if (nElement() > 0) Evaluator<D>::run_assign(r, cast<U>(*this));
         return r;
     }
 }
 
 template <class T, class D>
 Tensor<T, D> Tensor<T, D>::reshape(const Shape& sizes_in) const {
-    // Sizes as a new tensor takes them (Torch7: the list ends at its first 0).
-    const size_t n = detail::leading_dims(sizes_in, "reshape");
-    const Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
-    const int64_t count = n == 0 ? 0 : detail::checked_numel(sizes, "reshape");
+    // Sizes as a new tensor takes them (a 0 is an empty dimension).
+    detail::check_sizes(sizes_in, "reshape");
+    const Shape& sizes = sizes_in;
+    const int64_t count = sizes.empty() ? 0 : detail::checked_numel(sizes, "reshape");
     if (count != nElement())
         detail::fail<ShapeError>("reshape: cannot reshape a tensor of size ", sizes_, " (",
                                  nElement(), " elements) to size ", sizes_in, " (", count,

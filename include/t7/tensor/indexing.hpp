@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 namespace t7 {
@@ -39,8 +40,13 @@ struct all_t {
 };
 inline constexpr all_t all{};
 
+// Python's slice: start, stop (exclusive), step; negative bounds count from
+// the end. `none` is Python's None: with a positive step from the first
+// element / to past the last, with a negative step from the last / to past the
+// first (slice(none, none, -1) is x[::-1]). `end` (the default stop) is none too.
 struct slice {
     static constexpr int64_t end = std::numeric_limits<int64_t>::max();
+    static constexpr int64_t none = std::numeric_limits<int64_t>::min();
     int64_t start = 0, stop = end, step = 1;
     slice(int64_t start_ = 0, int64_t stop_ = end, int64_t step_ = 1)
         : start(start_), stop(stop_), step(step_) {}
@@ -61,6 +67,42 @@ inline int64_t wrap_index(int64_t i, int64_t n, int64_t d, const char* op) {
     if (w < 0 || w >= n)
         fail<IndexError>(op, ": index ", i, " out of range for dimension ", d, " of size ", n);
     return w;
+}
+
+// A slice of a dimension of size n: its first index, element count and step.
+struct SliceWindow {
+    int64_t first, count, step;
+};
+
+// Python's rules, except that a bound out of range, a stop before the start
+// (after the start, for a negative step) or a step of 0 is an IndexError
+// naming dimension d: nothing is clamped silently. stop == start is empty.
+inline SliceWindow slice_window(const slice& sl, int64_t n, int64_t d) {
+    const int64_t step = sl.step;
+    auto bad = [&](const char* why) {
+        auto show = [](int64_t v) {
+            return v == slice::none || v == slice::end ? std::string("none") : std::to_string(v);
+        };
+        fail<IndexError>("slice: (", show(sl.start), ", ", show(sl.stop), ", ", step, ") ", why,
+                         " for dimension ", d, " of size ", n);
+    };
+    if (step == 0) bad("has step 0");
+    const bool none_start = sl.start == slice::none, none_stop = sl.stop == slice::none ||
+                                                                sl.stop == slice::end;
+    // Wrapped bounds; a none stop is one past the last element walked.
+    int64_t s = none_start ? (step > 0 ? 0 : n - 1) : (sl.start < 0 ? sl.start + n : sl.start);
+    int64_t e = none_stop ? (step > 0 ? n : -1) : (sl.stop < 0 ? sl.stop + n : sl.stop);
+    if (step > 0) {
+        if (s < 0 || s > n || e < 0 || e > n) bad("is out of range");
+        if (e < s) bad("stops before it starts");
+        return {s, e == s ? 0 : (e - s - 1) / step + 1, step};
+    }
+    // Downwards: start in [0, n) (or the empty n = 0 walk), stop in [-1, n).
+    if (e < -1 || e >= std::max<int64_t>(n, 1) || s < -1 || s >= n || (s == -1 && n > 0))
+        bad("is out of range");
+    if (e > s) bad("stops after it starts (negative step)");
+    // -(step) may overflow for INT64_MIN: count with the negative step itself.
+    return {s, e == s ? 0 : (e - s + 1) / step + 1, step};
 }
 
 } // namespace detail
@@ -110,19 +152,11 @@ decltype(auto) Tensor<T, D>::operator()(I... idx) const {
                 sz.push_back(n);
                 st.push_back(strides_[d]);
             } else {
-                if (i.step < 1)
-                    detail::fail<IndexError>("slice: step ", i.step, " must be positive");
-                int64_t s = i.start < 0 ? i.start + n : i.start;
-                int64_t e = i.stop == slice::end ? n : (i.stop < 0 ? i.stop + n : i.stop);
-                if (s < 0 || s >= n || e > n || e <= s)
-                    detail::fail<IndexError>(
-                        "slice: [", i.start, ", ", i.stop == slice::end ? n : i.stop,
-                        ") is out of range or empty for dimension ", d, " of size ", n);
-                off += s * strides_[d];
-                // ceil((e - s) / step) without overflow; one element needs no step
-                const int64_t count = (e - s - 1) / i.step + 1;
-                sz.push_back(count);
-                st.push_back(count == 1 ? strides_[d] : strides_[d] * i.step);
+                const detail::SliceWindow w = detail::slice_window(i, n, d);
+                if (w.count > 0) off += w.first * strides_[d];
+                sz.push_back(w.count);
+                // One element (or none) needs no step (and the product may overflow).
+                st.push_back(w.count <= 1 ? strides_[d] : strides_[d] * w.step);
             }
             ++d;
         };

@@ -201,6 +201,9 @@ public:
     Tensor expandAs(const Tensor<U, D>& o) const {
         return expand(o.sizes());
     }
+    // The view walking each of these dimensions backwards (NumPy's flip, a
+    // negative stride: never a copy). Dimensions may be negative; repeats: IndexError.
+    Tensor flip(const Shape& dims) const;
     Tensor squeeze() const;
     Tensor squeeze(int64_t dim) const;
     Tensor unsqueeze(int64_t dim) const;
@@ -425,15 +428,12 @@ using DoubleTensor = Tensor<double>;
 
 namespace detail {
 
-// Torch7 ends a size list at its first 0 (torch.Tensor(3,0) is 1-D of size 3,
-// torch.Tensor(0) is empty); negative sizes are errors.
-inline size_t leading_dims(const Shape& sizes, const char* op) {
-    size_t n = 0;
-    for (; n < sizes.size(); ++n) {
-        if (sizes[n] < 0) fail<ShapeError>(op, ": negative size ", sizes[n], " in ", sizes);
-        if (sizes[n] == 0) break;
-    }
-    return n;
+// Sizes are counts: a negative one is an error. A size 0 is a dimension with no
+// elements (NumPy, PyTorch): Tensor(0, 5) is 0x5, Tensor() the dimensionless
+// empty tensor of Torch7.
+inline void check_sizes(const Shape& sizes, const char* op) {
+    for (int64_t s : sizes)
+        if (s < 0) fail<ShapeError>(op, ": negative size ", s, " in ", sizes);
 }
 
 } // namespace detail
@@ -443,16 +443,16 @@ void Tensor<T, D>::allocate(const Shape& sizes_in, const Shape& strides_in) {
     if (strides_in.size() != sizes_in.size())
         detail::fail<ShapeError>("Tensor: ", sizes_in.size(), " sizes but ", strides_in.size(),
                                  " strides");
-    size_t n = detail::leading_dims(sizes_in, "Tensor");
-    Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
-    Shape strides(strides_in.begin(), strides_in.begin() + n);
+    detail::check_sizes(sizes_in, "Tensor");
+    const size_t n = sizes_in.size();
+    Shape sizes = sizes_in, strides = strides_in;
     detail::checked_numel(sizes, "Tensor");
     // Torch7: a negative stride becomes the contiguous stride given the dims inside it.
     int64_t running = 1;
     for (size_t d = n; d-- > 0;) {
         if (strides[d] < 0) strides[d] = running;
-        running = detail::mul_size(strides[d], sizes[d], "Tensor", "stride ", strides, " of size ",
-                                   sizes);
+        running = detail::mul_size(strides[d], std::max<int64_t>(sizes[d], 1), "Tensor", "stride ",
+                                   strides, " of size ", sizes);
     }
     const int64_t extent = detail::checked_extent(sizes, strides, "Tensor");
     if (n > 0) storage_ = Storage<T, D>(extent); // may throw: members not yet changed
@@ -474,10 +474,9 @@ Tensor<T, D>& Tensor<T, D>::set(Storage<T, D> s, int64_t offset, const Shape& si
     }
     if (!strides.empty() && strides.size() != sizes.size())
         detail::fail<ShapeError>("set: ", sizes.size(), " sizes but ", strides.size(), " strides");
-    size_t n = detail::leading_dims(sizes, "set");
-    sizes = Shape(sizes.begin(), sizes.begin() + n);
-    strides =
-        strides.empty() ? contiguous_strides(sizes) : Shape(strides.begin(), strides.begin() + n);
+    detail::check_sizes(sizes, "set");
+    const size_t n = sizes.size();
+    if (strides.empty()) strides = contiguous_strides(sizes);
     for (size_t d = 0; d < n; ++d)
         if (strides[d] < 0) detail::fail<ShapeError>("set: negative stride ", strides[d]);
     detail::checked_numel(sizes, "set");
@@ -495,8 +494,8 @@ Tensor<T, D>& Tensor<T, D>::set(Storage<T, D> s, int64_t offset, const Shape& si
 
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::resize(const Shape& sizes_in) {
-    size_t n = detail::leading_dims(sizes_in, "resize");
-    Shape sizes(sizes_in.begin(), sizes_in.begin() + n);
+    detail::check_sizes(sizes_in, "resize");
+    const Shape& sizes = sizes_in;
     if (sizes == sizes_) return *this;
     detail::checked_numel(sizes, "resize");
     Shape strides = contiguous_strides(sizes);
@@ -510,7 +509,7 @@ Tensor<T, D>& Tensor<T, D>::resize(const Shape& sizes_in) {
     } else if (need > storage_.size()) {
         storage_.resize(need); // grows, never shrinks
     }
-    sizes_ = std::move(sizes);
+    sizes_ = sizes;
     strides_ = std::move(strides);
     return *this;
 }

@@ -12,15 +12,16 @@ namespace t7 {
 template <class T, class D>
 Tensor<T, D> Tensor<T, D>::narrow(int64_t d, int64_t start, int64_t length) const {
     d = wrap_dim(d, "narrow");
-    if (start < 0 || start >= sizes_[d])
+    // An empty window (length 0) may start anywhere up to the end (NumPy's x[n:n]).
+    if (start < 0 || start > sizes_[d] || (start == sizes_[d] && length != 0))
         detail::fail<IndexError>("narrow: index ", start, " out of range for dimension ", d,
                                  " of size ", sizes_[d]);
-    if (length < 1 || length > sizes_[d] - start)
+    if (length < 0 || length > sizes_[d] - start)
         detail::fail<IndexError>("narrow: length ", length, " from index ", start,
                                  " out of range for dimension ", d, " of size ", sizes_[d]);
     Shape sz = sizes_;
     sz[d] = length;
-    return with(offset_ + start * strides_[d], std::move(sz), strides_);
+    return with(length == 0 ? offset_ : offset_ + start * strides_[d], std::move(sz), strides_);
 }
 
 template <class T, class D>
@@ -125,7 +126,7 @@ Tensor<T, D> Tensor<T, D>::view(const Shape& req) const {
         if (want[i] == -1) {
             if (infer >= 0) detail::fail<ShapeError>("view: only one -1 allowed in ", req);
             infer = int64_t(i);
-        } else if (want[i] < 1) {
+        } else if (want[i] < 0) {
             detail::fail<ShapeError>("view: invalid size ", want[i], " in ", req);
         } else if (__builtin_mul_overflow(known, want[i], &known)) {
             detail::fail<ShapeError>("view: size ", req, " does not match the ", n,
@@ -138,10 +139,12 @@ Tensor<T, D> Tensor<T, D>::view(const Shape& req) const {
                                      req);
         want[size_t(infer)] = n / known;
     }
-    if ((infer < 0 && known != n) || (want.empty() != (n == 0)))
+    if ((infer < 0 && known != n) || (want.empty() && n != 0))
         detail::fail<ShapeError>("view: size ", req, " does not match the ", n,
                                  " elements of a tensor of size ", sizes_);
-    if (n == 0) return *this;
+    if (want.empty()) return *this;
+    // No element to place: any sizes of no elements view it, contiguously.
+    if (n == 0) return with(offset_, want, contiguous_strides(want));
 
     // Group the old dims into contiguous chunks; each chunk must map onto a run of
     // new dims with the same element count (PyTorch's computeStride).
@@ -180,7 +183,7 @@ Tensor<T, D> Tensor<T, D>::expand(const Shape& req) const {
     Shape sz = sizes_, st = strides_;
     for (size_t d = 0; d < req.size(); ++d) {
         if (req[d] == sizes_[d] || req[d] == -1) continue;
-        if (sizes_[d] != 1 || req[d] < 1)
+        if (sizes_[d] != 1 || req[d] < 0)
             detail::fail<ShapeError>("expand: cannot expand size ", sizes_, " to ", req,
                                      ": dimension ", d, " has size ", sizes_[d],
                                      " (only size-1 dimensions expand)");
@@ -189,6 +192,31 @@ Tensor<T, D> Tensor<T, D>::expand(const Shape& req) const {
     }
     detail::checked_numel(sz, "expand");
     return with(offset_, std::move(sz), std::move(st));
+}
+
+template <class T, class D>
+Tensor<T, D> Tensor<T, D>::flip(const Shape& dims) const {
+    Shape st = strides_;
+    int64_t off = offset_;
+    for (size_t i = 0; i < dims.size(); ++i) { // a handful of dimensions: pairs
+        const int64_t d = wrap_dim(dims[i], "flip");
+        for (size_t j = 0; j < i; ++j)
+            if (wrap_dim(dims[j], "flip") == d)
+                detail::fail<IndexError>("flip: dimension ", dims[i], " repeated in ", dims);
+    }
+    for (size_t i = 0; i < dims.size(); ++i) {
+        const size_t d = size_t(wrap_dim(dims[i], "flip"));
+        if (sizes_[d] == 0) continue; // nothing to walk
+        off += (sizes_[d] - 1) * strides_[d]; // the last element comes first
+        st[d] = -strides_[d];
+    }
+    return with(off, sizes_, std::move(st));
+}
+
+// t7::flip(x, {0}): x.flip({0}).
+template <class T, class D>
+Tensor<T, D> flip(const Tensor<T, D>& x, const Shape& dims) {
+    return x.flip(dims);
 }
 
 template <class T, class D>

@@ -44,8 +44,8 @@ T7_INLINE void packet_loop(T* T7_RESTRICT out, const B& b, int64_t n) {
     }
 }
 
-// How a run's leaves stride: packets need unit or zero strides (and a unit-
-// stride destination); all-unit runs skip the broadcast test per packet.
+// How a run's leaves stride: packets need strides 1, 0 (broadcast) or -1
+// (reversed), and a unit-stride destination; all-unit runs skip the test per packet.
 enum class RunKind { scalar, packets, unit_packets };
 
 // Evaluates n elements of the bound tree b (of node type E) into out[0],
@@ -67,7 +67,7 @@ RunKind run_kind(const std::array<int64_t, N>& inner, size_t first_leaf, bool un
     bool unit = true, packets = unit_out;
     for (size_t k = first_leaf; k < N; ++k) {
         unit = unit && inner[k] == 1;
-        packets = packets && (inner[k] == 0 || inner[k] == 1);
+        packets = packets && inner[k] >= -1 && inner[k] <= 1; // -1: reversed packets
     }
     return !packets ? RunKind::scalar : (unit ? RunKind::unit_packets : RunKind::packets);
 }
@@ -91,6 +91,17 @@ void collect_leaves(const E& e, const Shape& shape, Operands<N>& ops) {
         ops.elem_size[k] = int(sizeof(typename std::remove_cvref_t<decltype(leaf)>::value_type));
         ++k;
     });
+}
+
+// Reversed dimensions walked forwards (iter::walk_forwards), the operands'
+// first elements moved to match: for evaluations in any order.
+template <size_t N>
+void walk_forwards(const Shape& shape, Operands<N>& ops) {
+    std::array<int64_t, N> shift{};
+    iter::walk_forwards(shape, ops.strides, shift);
+    for (size_t k = 0; k < N; ++k)
+        if (shift[k] != 0)
+            ops.base[k] = static_cast<const char*>(ops.base[k]) + shift[k] * ops.elem_size[k];
 }
 
 template <size_t N>
@@ -308,6 +319,7 @@ void drive_planned(const LeafRef& dst, const LeafRef* leaves, AssignKernel kerne
                                        shape);
         ops.elem_size[k] = leaves[k - 1].elem_size;
     }
+    walk_forwards(shape, ops);
     const iter::Loop<N> L = plan(shape, ops);
     for_each_row_block_threaded(L, ops, 1, grain, [&](const RowBlock& b) {
         kernel(expr, AssignRun{const_cast<void*>(b.at[0]), b.inner[0], b.at + 1, b.inner + 1, b.n,
@@ -394,7 +406,7 @@ struct AssignEvaluator {
     // dst has the final shape, e broadcasts to it, and they do not alias harmfully.
     template <class T, class E>
     static void run_assign(const Tensor<T, CPU>& dst, const E& e) {
-        if (dst.dim() == 0) return;
+        if (dst.nElement() == 0) return;
         const auto leaves = gather_leaves(e);
         run_assign(dst, e, leaves.data(), nullptr);
     }
@@ -411,7 +423,7 @@ struct AssignEvaluator {
                                    &e, grain, LeafOf<E, T, CPU>, true);
         if constexpr (N > 1)
             if (fast) return drive_rows<N>(*fast, leaves, &assign_kernel<E, T>, &e, grain);
-        if (dst.dim() == 0) return;
+        if (dst.nElement() == 0) return;
         if (detail::has_pending(leaves, size_t(E::leaves))) [[unlikely]] // see eval/pending.hpp
             return run_product_blocks<T>(dst, e, leaves);
         drive_assign<N>(leaf_ref(dst), leaves, &assign_kernel<E, T>, &assign_one_run<E, T>, &e,

@@ -170,13 +170,20 @@ template <class E, class T>
 inline constexpr bool vectorizable_v = vectorizable<E, T>::value;
 
 // AllUnit: every leaf is known to be unit-stride along the run (no broadcast
-// check per packet); otherwise a leaf of stride 0 broadcasts its element.
+// check per packet); otherwise a leaf of stride 0 broadcasts its element and
+// one of stride -1 (a view reversed against the destination) is read as the
+// packet ending at element i, reversed.
 template <bool AllUnit = false, class T>
 T7_INLINE packet_t<T> packet_at(const BoundLeaf<T>& l, int64_t i) {
-    if constexpr (AllUnit)
-        return ei::ploadu<packet_t<T>>(l.p + i);
-    else
-        return l.s == 0 ? ei::pset1<packet_t<T>>(*l.p) : ei::ploadu<packet_t<T>>(l.p + i);
+    using P = packet_t<T>;
+    if constexpr (AllUnit) {
+        return ei::ploadu<P>(l.p + i);
+    } else {
+        if (l.s == 1) [[likely]]
+            return ei::ploadu<P>(l.p + i);
+        if (l.s == 0) return ei::pset1<P>(*l.p);
+        return reverse_packet<T>(ei::ploadu<P>(l.p - i - (packet_size<T> - 1)));
+    }
 }
 template <bool AllUnit = false, class T>
 T7_INLINE packet_t<T> packet_at(const BoundScalar<T>& s, int64_t) {
@@ -189,7 +196,8 @@ T7_INLINE packet_t<T> mask_packet_at(const BoundLeaf<uint8_t>& l, int64_t i) {
     const P zero = ei::pzero(P());
     if (!AllUnit && l.s == 0) return *l.p ? ei::ptrue(zero) : zero;
     alignas(64) T v[packet_size<T>];
-    for (int k = 0; k < packet_size<T>; ++k) v[k] = T(l.p[i + k]);
+    const int64_t s = AllUnit ? 1 : l.s; // 1 or -1 (reversed)
+    for (int k = 0; k < packet_size<T>; ++k) v[k] = T(l.p[(i + k) * s]);
     return ei::pandnot(ei::ptrue(zero), ei::pcmp_eq(ei::pload<P>(v), zero));
 }
 template <bool AllUnit, class T, class Node, class X, class Y>

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 namespace t7::cpu {
 
@@ -20,6 +21,21 @@ template <class T>
 using packet_t = typename ei::packet_traits<T>::type;
 template <class T>
 inline constexpr int packet_size = ei::unpacket_traits<packet_t<T>>::size;
+
+// The lanes of p in reverse order. Eigen specialises preverse for its float
+// and double packets on every instruction set; its generic preverse returns
+// the packet unchanged, so every other type goes through memory.
+template <class T>
+T7_INLINE packet_t<T> reverse_packet(const packet_t<T>& p) {
+    if constexpr (std::is_floating_point_v<T>) {
+        return ei::preverse(p);
+    } else {
+        alignas(64) T v[packet_size<T>];
+        ei::pstore(v, p);
+        for (int k = 0; k < packet_size<T> / 2; ++k) std::swap(v[k], v[packet_size<T> - 1 - k]);
+        return ei::pload<packet_t<T>>(v);
+    }
+}
 
 // Primary: no packet implementation.
 template <class Op, class T>

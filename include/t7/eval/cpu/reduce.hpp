@@ -143,7 +143,7 @@ template <size_t N>
 bool unit_or_broadcast(const iter::Loop<N>& L, size_t first) {
     bool ok = true;
     for (size_t k = first; k < N; ++k)
-        ok = ok && (L.inner_stride(k) == 0 || L.inner_stride(k) == 1);
+        ok = ok && L.inner_stride(k) >= -1 && L.inner_stride(k) <= 1; // -1: reversed packets
     return ok;
 }
 
@@ -567,6 +567,7 @@ template <class R, class A, size_t N>
         detail::broadcast_strides_into(ops.strides[k], *leaves[k].sizes, *leaves[k].strides, shape);
         ops.elem_size[k] = leaves[k].elem_size;
     }
+    walk_forwards(shape, ops);
     const iter::Loop<N> L = plan(shape, ops);
     if (N <= size_t(iter::max_packed) && iter::wants_tiling(L))
         return reduce_tiles<R, A, N>(L, ops, kernel, expr, grain);
@@ -595,12 +596,12 @@ template <class R, class A, size_t N>
 }
 
 // The element count of a reduction whose n leaves are all contiguous with one
-// non-empty shape below the thread grain (one flat run on this thread), else -1.
+// shape of 1 to grain elements (one flat run on this thread), else -1.
 inline int64_t flat_reduction_numel(const LeafRef* leaves, size_t n) {
     const Shape& shape = *leaves[0].sizes;
     if (shape.empty()) return -1;
     const int64_t numel = shape.numel();
-    if (numel >= iter::parallel_grain) return -1;
+    if (numel >= iter::parallel_grain || numel == 0) return -1; // none: the checks decide
     for (size_t k = 0; k < n; ++k)
         if ((k > 0 && !(*leaves[k].sizes == shape)) || !is_contiguous(shape, *leaves[k].strides))
             return -1;
