@@ -2,4 +2,5 @@
 // linked into test_thrust_host (how it is built: thrust_host_setup.hpp).
 #include "thrust_host_setup.hpp"
 
+#include "cuda_tests_edges.hpp"
 #include "cuda_tests_ops.hpp"

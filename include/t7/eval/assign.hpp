@@ -49,6 +49,7 @@ inline bool reads_apart(const LeafRef& dst, const char* dlo, const char* dhi, co
 inline bool needs_temporary(const LeafRef& dst, const LeafRef* leaves, size_t n) {
     if (dst.sizes->empty()) return false;
     const auto [dlo, dhi] = byte_range(dst);
+    if (dlo == dhi) return false; // nothing written
     for (size_t k = 0; k < n; ++k) {
         const LeafRef& t = leaves[k];
         if (t.sizes->empty() || t.pending) continue; // a pending product: see fusable_product

@@ -133,7 +133,7 @@ inline uint64_t multi_temporaries(const LeafRef* outs, size_t K, const LeafRef* 
         for (size_t k = 0; k < K && !tmp; ++k) {
             if (k == j) continue;
             const auto [klo, khi] = byte_range(outs[k]);
-            tmp = lo < khi && klo < hi;
+            tmp = lo < hi && klo < khi && lo < khi && klo < hi; // both hold elements
         }
         if (tmp) mask |= uint64_t(1) << j;
     }

@@ -17,6 +17,11 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <iomanip>
+#include <sstream>
+#include <utility>
+#include <limits>
+#include <cmath>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -195,90 +200,162 @@ Header read_header(std::string_view b, const std::string& name) {
     return h;
 }
 
-// What a descr stores: one of the seven Torch7 types, bool ('|b1') or float16
-// ('<f2'); bool loads as uint8 (ByteTensor), float16 as float (FloatTensor).
-enum class Kind { u1, i1, i2, i4, i8, f4, f8, b1, f2 };
-
+// What a descr stores: a kind ('b' bool, 'u' unsigned, 'i' signed integer,
+// 'f' floating point) and a width in bytes: every NumPy integer, float and
+// bool dtype (b1 u1 u2 u4 u8 i1 i2 i4 i8 f2 f4 f8).
 struct Dtype {
-    Kind kind;
+    char kind;
     size_t size; // bytes per element in the file
     bool swap;   // stored in the other byte order
 };
 
-template <class T>
-constexpr Kind kind_of() {
-    if constexpr (std::is_same_v<T, uint8_t>)
-        return Kind::u1;
-    else if constexpr (std::is_same_v<T, int8_t>)
-        return Kind::i1;
-    else if constexpr (std::is_same_v<T, int16_t>)
-        return Kind::i2;
-    else if constexpr (std::is_same_v<T, int32_t>)
-        return Kind::i4;
-    else if constexpr (std::is_same_v<T, int64_t>)
-        return Kind::i8;
-    else if constexpr (std::is_same_v<T, float>)
-        return Kind::f4;
-    else
-        return Kind::f8;
-}
-
-// The dtype of a descr; IOError for descrs no tensor type holds.
+// The dtype of a descr; IOError for descrs no tensor type can hold.
 template <class = void>
 Dtype parse_descr(const std::string& d, const std::string& name, size_t at) {
-    if (d.size() < 3 || (d[0] != '<' && d[0] != '>' && d[0] != '|' && d[0] != '='))
-        fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d, "'");
-    const std::string_view body = std::string_view(d).substr(1);
-    const char other = std::endian::native == std::endian::little ? '>' : '<';
-    std::optional<Dtype> r;
-    for_each_torch_type([&](auto v) {
-        using U = decltype(v);
-        if (body == std::string_view(descr<U>()).substr(1))
-            r = Dtype{kind_of<U>(), sizeof(U), sizeof(U) > 1 && d[0] == other};
-    });
-    if (body == "b1") r = Dtype{Kind::b1, 1, false};
-    if (body == "f2") r = Dtype{Kind::f2, 2, d[0] == other};
-    if (!r)
+    static constexpr std::string_view known[] = {"b1", "u1", "u2", "u4", "u8", "i1",
+                                                 "i2", "i4", "i8", "f2", "f4", "f8"};
+    const bool order_ok = d.size() == 3 && (d[0] == '<' || d[0] == '>' || d[0] == '|' ||
+                                            d[0] == '=');
+    const std::string_view body = order_ok ? std::string_view(d).substr(1) : std::string_view();
+    if (std::find(std::begin(known), std::end(known), body) == std::end(known))
         fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d,
-                      "' (Torch7 types: u1 i1 i2 i4 i8 f4 f8; also b1 as u1, f2 as f4)");
-    return *r;
+                      "' (integer, float and bool dtypes: b1 u1 u2 u4 u8 i1 i2 i4 i8 f2 f4 f8)");
+    const char other = std::endian::native == std::endian::little ? '>' : '<';
+    const size_t size = size_t(body[1] - '0');
+    return Dtype{body[0], size, size > 1 && d[0] == other};
 }
 
-// Whether a file of this kind loads as a Tensor<T>.
+// The dtype a tensor of T is saved as ('f', 4 for float).
 template <class T>
-bool loads_as(Kind k) {
-    return k == kind_of<T>() || (k == Kind::b1 && std::is_same_v<T, uint8_t>) ||
-           (k == Kind::f2 && std::is_same_v<T, float>);
+constexpr Dtype dtype_of_element() {
+    return Dtype{std::is_floating_point_v<T> ? 'f'
+                 : std::is_signed_v<T>       ? 'i'
+                                             : 'u',
+                 sizeof(T), false};
 }
 
-// The n elements at `in` (of kind dt) into out: bool bytes as 0 or 1 (any
-// non-zero byte is true), float16 converted exactly to float.
-template <class T>
-void decode(T* out, const char* in, int64_t n, const Dtype& dt) {
-    if constexpr (std::is_same_v<T, uint8_t>) {
-        if (dt.kind == Kind::b1) {
-            for (int64_t i = 0; i < n; ++i) out[i] = in[i] != 0;
-            return;
+// Calls f(S{}) with the C++ type that holds a file's elements as stored
+// (float16 is read as float: every float16 value is a float exactly).
+template <class F>
+decltype(auto) with_file_type(const Dtype& dt, F&& f) {
+    switch (dt.kind) {
+    case 'b':
+        return f(bool{});
+    case 'u':
+        if (dt.size == 1) return f(uint8_t{});
+        if (dt.size == 2) return f(uint16_t{});
+        if (dt.size == 4) return f(uint32_t{});
+        return f(uint64_t{});
+    case 'i':
+        if (dt.size == 1) return f(int8_t{});
+        if (dt.size == 2) return f(int16_t{});
+        if (dt.size == 4) return f(int32_t{});
+        return f(int64_t{});
+    default:
+        if (dt.size == 8) return f(double{});
+        return f(float{}); // f4, and f2 widened
+    }
+}
+
+// Element i of the file's data as S (its type, float for float16).
+template <class S>
+S read_element(const char* in, int64_t i, const Dtype& dt) {
+    if constexpr (std::is_same_v<S, bool>) {
+        return in[i] != 0; // NumPy's bools are bytes: any non-zero one is true
+    } else if constexpr (std::is_same_v<S, float>) {
+        if (dt.size == 2) {
+            uint16_t h;
+            std::memcpy(&h, in + 2 * i, 2);
+            if (dt.swap) h = uint16_t((h >> 8) | (h << 8));
+            return Half::to_float(h);
         }
     }
-    if constexpr (std::is_same_v<T, float>) {
-        if (dt.kind == Kind::f2) {
+    if constexpr (!std::is_same_v<S, bool>) {
+        S v;
+        std::memcpy(&v, in + i * int64_t(sizeof(S)), sizeof(S));
+        if (dt.swap) {
+            auto* b = reinterpret_cast<unsigned char*>(&v);
+            std::reverse(b, b + sizeof(S));
+        }
+        return v;
+    }
+}
+
+// v as a T, when T holds it exactly (NaN and infinities hold in any float type).
+template <class T, class S>
+bool convert_exact(S v, T& out) {
+    if constexpr (std::is_same_v<S, bool>) {
+        out = T(v);
+        return true;
+    } else if constexpr (std::is_integral_v<T> && std::is_integral_v<S>) {
+        if (!std::in_range<T>(v)) return false;
+        out = T(v);
+        return true;
+    } else if constexpr (std::is_integral_v<T>) { // from floating point
+        // [min, max + 1) as powers of two (or 0), which doubles hold exactly.
+        const double lo = double(std::numeric_limits<T>::min());
+        const double hi = std::ldexp(1.0, std::numeric_limits<T>::digits);
+        if (!(double(v) >= lo && double(v) < hi) || std::trunc(v) != v) return false;
+        out = T(v);
+        return true;
+    } else if constexpr (std::is_floating_point_v<S>) { // float from float
+        out = T(v);
+        return v != v || S(out) == v;
+    } else { // float from integer: exact when it converts back to the same integer
+        out = T(v);
+        const double hi = std::ldexp(1.0, std::numeric_limits<S>::digits);
+        return double(out) < hi && S(out) == v;
+    }
+}
+
+// "(1, 2)": the position of element i of a file of this shape, in its order.
+inline std::string file_position(int64_t i, const std::vector<int64_t>& shape, bool fortran) {
+    std::vector<int64_t> idx(shape.size());
+    for (size_t k = 0; k < shape.size(); ++k) {
+        const size_t d = fortran ? k : shape.size() - 1 - k;
+        idx[d] = i % shape[d];
+        i /= shape[d];
+    }
+    std::string r = "(";
+    for (size_t d = 0; d < idx.size(); ++d) r += (d ? ", " : "") + std::to_string(idx[d]);
+    return r + (idx.size() == 1 ? ",)" : ")");
+}
+
+// v in full (a float's 17 digits), numbers for 1-byte integers.
+template <class S>
+std::string show_value(S v) {
+    std::ostringstream o;
+    o << std::setprecision(std::numeric_limits<S>::max_digits10) << +v;
+    return o.str();
+}
+
+// The n elements at `in` (of dtype dt) into out, each converted exactly to T;
+// TypeError naming the first that does not convert (out's values are then
+// partial: the caller returns nothing).
+template <class T>
+void decode(T* out, const char* in, int64_t n, const Dtype& dt, const Header& h,
+            const std::string& name) {
+    const Dtype same = dtype_of_element<T>();
+    if (dt.kind == same.kind && dt.size == same.size) { // the common case: a copy
+        std::memcpy(out, in, size_t(n) * sizeof(T));
+        if (dt.swap)
             for (int64_t i = 0; i < n; ++i) {
-                uint16_t h;
-                std::memcpy(&h, in + 2 * i, 2);
-                if (dt.swap) h = uint16_t((h >> 8) | (h << 8));
-                out[i] = Half::to_float(h);
+                auto* b = reinterpret_cast<unsigned char*>(out + i);
+                std::reverse(b, b + sizeof(T));
             }
-            return;
-        }
+        return;
     }
-    std::memcpy(out, in, size_t(n) * sizeof(T));
-    if (dt.swap) {
+    with_file_type(dt, [&](auto s) {
+        using S = decltype(s);
         for (int64_t i = 0; i < n; ++i) {
-            auto* b = reinterpret_cast<unsigned char*>(out + i);
-            std::reverse(b, b + sizeof(T));
+            const S v = read_element<S>(in, i, dt);
+            if (!convert_exact(v, out[i]))
+                fail<TypeError>(name, ": the value ", show_value(v), " at ",
+                                file_position(i, h.shape, h.fortran), " of dtype '", h.descr,
+                                "' does not convert exactly to ", Tensor<T>::typeName(),
+                                " (nothing was loaded)");
         }
-    }
+    });
 }
 
 // The tensor of a parsed file (dt must load as T).
@@ -298,7 +375,7 @@ Tensor<T> read_tensor(std::string_view bytes, const Header& h, const Dtype& dt,
     if (numel == 0) return Tensor<T>(sizes); // the shape kept, empty dimensions and all
     if (sizes.empty()) sizes = Shape{1};
     Tensor<T> r(sizes);
-    decode(r.data(), bytes.data() + h.data_at, numel, dt);
+    decode(r.data(), bytes.data() + h.data_at, numel, dt, h, name);
     if (h.fortran && sizes.size() > 1) {
         // The data is column-major: view it with reversed strides, then copy to C order.
         Shape st(sizes.size());
@@ -353,12 +430,6 @@ Tensor<T> fromNpy(std::string_view bytes, const std::string& name) {
     using namespace detail::npy;
     const Header h = read_header(bytes, name);
     const Dtype dt = parse_descr(h.descr, name, kMagicLen);
-    if (!loads_as<T>(dt.kind))
-        detail::fail<TypeError>(name, ": holds dtype '", h.descr, "', not ", Tensor<T>::typeName(),
-                                " ('", descr<T>(), "')",
-                                dt.kind == Kind::b1   ? " (bool loads as torch.ByteTensor)"
-                                : dt.kind == Kind::f2 ? " (float16 loads as torch.FloatTensor)"
-                                                      : "");
     return read_tensor<T>(bytes, h, dt, name);
 }
 
@@ -367,25 +438,25 @@ Object fromNpyAny(std::string_view bytes, const std::string& name) {
     using namespace detail::npy;
     const Header h = read_header(bytes, name);
     const Dtype dt = parse_descr(h.descr, name, kMagicLen);
+    // The smallest tensor type holding every value of the dtype exactly; uint64
+    // has none: int64, when every value of the file fits (else TypeError).
+    const size_t n = dt.size;
     switch (dt.kind) {
-    case Kind::u1:
-    case Kind::b1:
+    case 'b':
         return read_tensor<uint8_t>(bytes, h, dt, name);
-    case Kind::i1:
-        return read_tensor<int8_t>(bytes, h, dt, name);
-    case Kind::i2:
-        return read_tensor<int16_t>(bytes, h, dt, name);
-    case Kind::i4:
-        return read_tensor<int32_t>(bytes, h, dt, name);
-    case Kind::i8:
+    case 'u':
+        if (n == 1) return read_tensor<uint8_t>(bytes, h, dt, name);
+        if (n == 2) return read_tensor<int32_t>(bytes, h, dt, name);
         return read_tensor<int64_t>(bytes, h, dt, name);
-    case Kind::f4:
-    case Kind::f2:
+    case 'i':
+        if (n == 1) return read_tensor<int8_t>(bytes, h, dt, name);
+        if (n == 2) return read_tensor<int16_t>(bytes, h, dt, name);
+        if (n == 4) return read_tensor<int32_t>(bytes, h, dt, name);
+        return read_tensor<int64_t>(bytes, h, dt, name);
+    default:
+        if (n == 8) return read_tensor<double>(bytes, h, dt, name);
         return read_tensor<float>(bytes, h, dt, name);
-    case Kind::f8:
-        break;
     }
-    return read_tensor<double>(bytes, h, dt, name); // Kind::f8
 }
 
 template <TorchElement T>

@@ -172,7 +172,7 @@ private:
         for (int32_t d = 0; d < n; ++d) {
             if (sizes[d] < 0)
                 in_.fail_at(sizes_at, type, " with negative size ", sizes[d], " in dimension ", d);
-            if (sizes[d] == 0) empty = true; // Torch7 ends a tensor's dimensions at a size 0
+            if (sizes[d] == 0) empty = true; // no element (Torch7 ends its dimensions there)
             if (strides[d] < 0)
                 in_.fail_at(strides_at, type, " with negative stride ", strides[d],
                             " in dimension ", d);
@@ -191,7 +191,8 @@ private:
             if (!p) in_.fail_at(storage_at, type, " has a ", so.typeName(), " as its storage");
             s = *p;
         }
-        if (empty) return Tensor<T>(); // no elements (a storage it held is still registered)
+        // No elements: the sizes kept, as written (a storage it held is still registered).
+        if (empty) return n == 0 ? Tensor<T>() : Tensor<T>(sizes);
         if (!s) in_.fail_at(storage_at, type, " of size ", sizes, " has no storage");
         if (offset1 < 1 || offset1 > s->size())
             in_.fail_at(offset_at, type, " storage offset ", offset1, " (1-based) is outside its ",

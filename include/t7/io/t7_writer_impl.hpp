@@ -10,6 +10,7 @@
 #include "t7_format.hpp"
 #include "t7_stream.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -134,6 +135,10 @@ private:
 
     template <class T>
     void write_tensor(const Tensor<T>& t, const void* id) {
+        // Torch7 reads a negative stride as "contiguous": a reversed view is
+        // written as a copy of its values in its order.
+        if (std::any_of(t.strides().begin(), t.strides().end(), [](int64_t v) { return v < 0; }))
+            return write_tensor(t.clone(), id);
         const Storage<T>& s = t.storage();
         auto key = [&] {
             Key k{1, int64_t(type_index<T>()), s.valid() ? ptr(s.id()) : -ptr(id),

@@ -163,7 +163,7 @@ Tensor<T, D> scaled_product(const char* op, double beta, const Tensor<T, DC>& c,
 
 template <class T, class D>
 bool overlaps(const Tensor<T, D>& a, const Tensor<T, D>& b) {
-    if (a.dim() == 0 || b.dim() == 0) return false;
+    if (a.nElement() == 0 || b.nElement() == 0) return false;
     const auto ra = byte_range(a), rb = byte_range(b);
     return ra.first < rb.second && rb.first < ra.second;
 }

@@ -1,4 +1,5 @@
-// Tensor factories: zeros ones full range linspace logspace eye, and
+// Tensor factories: zeros ones full range linspace logspace eye, the *Like
+// forms of empty zeros ones full, and
 // t7::tensor<T>(nested braces). Sizes are variadic integers or a Shape.
 #pragma once
 
@@ -40,6 +41,26 @@ template <class T, class D = CPU>
 Tensor<T, D> full(const Shape& sizes, double v) {
     Tensor<T, D> r(sizes);
     return r.fill(convert<T>(v));
+}
+
+// New contiguous tensors of x's sizes, element type and device (NumPy's
+// empty_like, zeros_like, ones_like, full_like): never x's memory or strides.
+template <class T, class D>
+Tensor<T, D> emptyLike(const Tensor<T, D>& x) {
+    typename DeviceMemory<D>::Scope scope(x.getDevice());
+    return Tensor<T, D>(x.sizes());
+}
+template <class T, class D>
+Tensor<T, D> zerosLike(const Tensor<T, D>& x) {
+    return emptyLike(x).zero();
+}
+template <class T, class D>
+Tensor<T, D> onesLike(const Tensor<T, D>& x) {
+    return emptyLike(x).fill(T(1));
+}
+template <class T, class D>
+Tensor<T, D> fullLike(const Tensor<T, D>& x, double v) {
+    return emptyLike(x).fill(convert<T>(v));
 }
 
 namespace detail {

@@ -1,4 +1,4 @@
-// Statistics over tensors: dist, histc, bhistc, renorm. (std, var, mean, cumsum, norm
+// Statistics over tensors: dist, histc, histogram (NumPy's), bhistc, renorm. (std, var, mean, cumsum, norm
 // live with the reductions in expr/reductions.hpp; cmax, cmin, lerp with the
 // element-wise functions in expr/operators.hpp; median and mode with sorting.)
 #pragma once
@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace t7 {
@@ -112,6 +113,98 @@ Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, do
         detail::histc_count(r.data(), c.data(), c.nElement(), nbins, lo, hi);
         return r;
     }
+}
+
+namespace detail {
+
+// np.histogram's uniform bins over [lo, hi] (lo == hi widened by 0.5 each
+// side), computed as NumPy computes them, in C: float for float data, double
+// for the rest. The edges are linspace's (i * step + lo in double, the last
+// exactly hi, then rounded to C); a value's bin is its scaled offset,
+// truncated, then moved by one where it falls the other side of an edge.
+template <class C>
+class UniformBins {
+public:
+    UniformBins(int64_t n, double lo, double hi) : n_(n) {
+        if (lo == hi) lo -= 0.5, hi += 0.5;
+        const double step = (hi - lo) / double(n);
+        edges_.resize(size_t(n) + 1);
+        for (int64_t i = 0; i < n; ++i) edges_[size_t(i)] = C(double(i) * step + lo);
+        edges_[size_t(n)] = C(hi);
+        first_ = C(lo);
+        last_ = C(hi);
+        norm_ = C(double(n) / (hi - lo));
+    }
+    // The bin of v, or -1 outside [lo, hi] (NaN too).
+    int64_t bin(C v) const {
+        if (!(v >= first_ && v <= last_)) return -1;
+        int64_t i = int64_t(C((v - first_) * norm_));
+        if (i >= n_) i = n_ - 1;
+        if (v < edges_[size_t(i)])
+            --i;
+        else if (i != n_ - 1 && v >= edges_[size_t(i) + 1])
+            ++i;
+        return i;
+    }
+
+private:
+    int64_t n_;
+    std::vector<C> edges_;
+    C first_, last_, norm_;
+};
+
+template <class T>
+using histogram_t = std::conditional_t<std::is_same_v<compute_t<T>, float>, float, double>;
+
+inline void check_histogram(int64_t bins, double lo, double hi) {
+    if (bins < 1) fail<ShapeError>("histogram: number of bins ", bins, " must be positive");
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        fail<Error>("histogram: the range [", lo, ", ", hi, "] is not finite");
+    if (lo > hi) fail<Error>("histogram: min ", lo, " is greater than max ", hi);
+}
+
+// f(bin, position in layout order) for each element of x inside [lo, hi].
+template <class T, class F>
+void for_each_binned(const Tensor<T>& x, int64_t bins, double lo, double hi, F&& f) {
+    using C = histogram_t<T>;
+    const UniformBins<C> b(bins, lo, hi);
+    const Tensor<T> c = x.contiguous();
+    const T* p = c.data();
+    for (int64_t i = 0; i < c.nElement(); ++i)
+        if (const int64_t k = b.bin(C(compute_t<T>(p[i]))); k >= 0) f(k, i);
+}
+
+} // namespace detail
+
+// NumPy's np.histogram(x, bins, range=(lo, hi)): counts of x's elements in
+// `bins` equal bins over [lo, hi], the last bin closed (a value equal to hi
+// counts), values outside (and NaN) not counted; LongTensor of size bins.
+// Errors: bins < 1 ShapeError, a range that is not finite or lo > hi Error.
+template <class T>
+Tensor<int64_t> histogram(const Tensor<T>& x, int64_t bins, double lo, double hi) {
+    detail::check_histogram(bins, lo, hi);
+    Tensor<int64_t> r = zeros<int64_t>(bins);
+    int64_t* o = r.data();
+    detail::for_each_binned(x, bins, lo, hi, [&](int64_t k, int64_t) { ++o[k]; });
+    return r;
+}
+// With weights (x's sizes): each bin sums the weights of its elements, in
+// double in layout order, then rounded to W (NumPy's bincount): Tensor<W>.
+template <class T, class W>
+Tensor<W> histogram(const Tensor<T>& x, int64_t bins, double lo, double hi,
+                    const Tensor<W>& weights) {
+    detail::check_histogram(bins, lo, hi);
+    if (!(weights.sizes() == x.sizes()))
+        detail::fail<ShapeError>("histogram: weights of size ", weights.sizes(),
+                                 " for values of size ", x.sizes());
+    std::vector<double> acc(size_t(bins), 0.0);
+    const Tensor<W> w = weights.contiguous();
+    const W* wp = w.data();
+    detail::for_each_binned(x, bins, lo, hi,
+                            [&](int64_t k, int64_t i) { acc[size_t(k)] += double(wp[i]); });
+    Tensor<W> r(bins);
+    for (int64_t k = 0; k < bins; ++k) r.data()[k] = convert<W>(acc[size_t(k)]);
+    return r;
 }
 
 // Batched histc (Torch7's bhistc): one histogram of nbins equal bins per row of

@@ -105,7 +105,7 @@ inline void check_index_source(const char* op, const Shape& dst, int64_t dim, in
 // writes a while reading b reads a snapshot of b instead.)
 template <class A, class B, class D>
 bool overlaps(const Tensor<A, D>& a, const Tensor<B, D>& b) {
-    if (a.dim() == 0 || b.dim() == 0) return false;
+    if (a.nElement() == 0 || b.nElement() == 0) return false; // no memory read or written
     const auto ra = byte_range(a);
     const auto rb = byte_range(b);
     return ra.first < rb.second && rb.first < ra.second;

@@ -182,6 +182,16 @@ requires detail::NotAllTensors<E>
 auto bhistc(const E& e, int64_t nbins = 100, double lo = 0, double hi = 0) {
     return t7::bhistc(detail::materialize(e), nbins, lo, hi);
 }
+template <ExpressionOrSelection E>
+requires detail::NotAllTensors<E>
+auto histogram(const E& e, int64_t bins, double lo, double hi) {
+    return t7::histogram(detail::materialize(e), bins, lo, hi);
+}
+template <ExpressionOrSelection E, ExpressionOrSelection W>
+requires detail::NotAllTensors<E, W>
+auto histogram(const E& e, int64_t bins, double lo, double hi, const W& weights) {
+    return t7::histogram(detail::materialize(e), bins, lo, hi, detail::materialize(weights));
+}
 template <FloatingExpressionOrSelection E>
 requires detail::NotAllTensors<E>
 auto renorm(const E& e, double p, int64_t dim, double maxnorm) {

@@ -24,7 +24,8 @@ struct all_t {
     template <Expression E>
     auto operator()(const E& e, int64_t dim) const; // ByteTensor, dim kept with size 1
     template <Expression E>
-    auto operator()(const E& e, std::initializer_list<int64_t> dims) const; // several dims
+    auto operator()(const E& e, std::initializer_list<int64_t> dims,
+                    bool keepdim = true) const; // several dims
     template <Selection S>
     bool operator()(const S& s) const { // t7::all(x[mask]): the selection, evaluated once
         return (*this)(s.eval());
@@ -34,8 +35,8 @@ struct all_t {
         return (*this)(s.eval(), dim);
     }
     template <Selection S>
-    auto operator()(const S& s, std::initializer_list<int64_t> dims) const {
-        return (*this)(s.eval(), dims);
+    auto operator()(const S& s, std::initializer_list<int64_t> dims, bool keepdim = true) const {
+        return (*this)(s.eval(), dims, keepdim);
     }
 };
 inline constexpr all_t all{};

@@ -29,3 +29,8 @@ save("f8_3x4_T.npy", np.arange(12, dtype=np.float64).reshape(3, 4).T)   # writte
 save("f8_4x3_Tc.npy", np.ascontiguousarray(np.arange(12, dtype=np.float64).reshape(3, 4).T))
 save("b1_2.npy", np.array([True, False]))                               # no Torch7 type
 save("c16_2.npy", np.array([1 + 2j, 3j]))                               # no Torch7 type
+# Fourth round: unsigned CSR indices as SciPy writes them, a uint64 beyond int64, and
+# an empty dimension.
+save("csr_indices_u4.npy", np.array([0, 2, 5, 4294, 7, 3], dtype=np.uint32))
+save("big_u8.npy", np.array([1, 2**63], dtype=np.uint64))
+save("empty_0x5_f4.npy", np.zeros((0, 5), dtype=np.float32))
