@@ -67,7 +67,9 @@ struct DLPackExport {
     std::vector<int64_t> shape, strides;
 
     static void deleter(DLManagedTensor* self) noexcept {
-        delete static_cast<DLPackExport*>(self->manager_ctx);
+        auto* ctx = static_cast<DLPackExport*>(self->manager_ctx);
+        if (ctx->handle.dim() > 0) ctx->handle.storage().unpin(); // it may move again (resize)
+        delete ctx;
     }
 };
 
@@ -114,8 +116,11 @@ inline const char* dlpack_device_name(int type) {
 // (device_id x.getDevice()), data = x.data() and byte_offset 0. Nothing is
 // copied: writes on either side are seen by the other. The managed tensor keeps
 // x's storage alive until its `deleter` is called, which the consumer must do
-// exactly once (it frees the managed tensor too). A pending storage (a lazy
-// product, core/pending.hpp) is computed first. Empty x: shape {0}, data null.
+// exactly once (it frees the managed tensor too). Until then x's storage is
+// pinned: a resize that would move it (x.resize to more elements, or any
+// tensor or Storage handle on it) throws ShapeError naming DLPack. A pending
+// storage (a lazy product, core/pending.hpp) is computed first. Empty x:
+// shape {0}, data null (nothing pinned).
 template <Element T, class D>
 DLManagedTensor* toDLPack(const Tensor<T, D>& x) {
     auto* ctx = new detail::DLPackExport<T, D>{DLManagedTensor{}, x, {}, {}}; // shares x's storage
@@ -145,6 +150,7 @@ DLManagedTensor* toDLPack(const Tensor<T, D>& x) {
     t.byte_offset = 0;
     ctx->managed.manager_ctx = ctx;
     ctx->managed.deleter = &detail::DLPackExport<T, D>::deleter;
+    if (x.dim() > 0) ctx->handle.storage().pin(); // the consumer holds `data`: no resize moves it
     return &ctx->managed;
 }
 

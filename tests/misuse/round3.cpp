@@ -1,0 +1,85 @@
+// Misuse, round 3 (issue 44): DLPack's lifetimes and fields as a hostile or
+// newer producer sets them (a resize under an export, misaligned data, device
+// types past the header's enum, huge strides on size-1 dimensions, an empty
+// shape whose other sizes overflow), and products whose result int64 cannot
+// count (mm, tensordot). The irecv case is in tests/test_mpi.cpp (mpirun).
+#include "../test_util.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#if __has_include(<dlpack/dlpack.h>)
+#include <t7/dlpack.hpp>
+#define T7_MISUSE_DLPACK 1
+#endif
+
+using namespace test_util;
+using t7::FloatTensor;
+
+namespace {
+
+constexpr int64_t big = std::numeric_limits<int64_t>::max();
+
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+#ifdef T7_MISUSE_DLPACK
+// A producer's DLManagedTensor over `data`, whose deleter counts its calls.
+struct Producer {
+    int64_t shape[3] = {0, 0, 0};
+    int64_t strides[3] = {1, 1, 1};
+    int deleted = 0;
+    DLManagedTensor m{};
+
+    Producer(void* data, int ndim, bool with_strides) {
+        m.dl_tensor.data = data;
+        m.dl_tensor.device = DLDevice{kDLCPU, 0};
+        m.dl_tensor.ndim = ndim;
+        m.dl_tensor.dtype = DLDataType{uint8_t(kDLFloat), 32, 1};
+        m.dl_tensor.shape = shape;
+        m.dl_tensor.strides = with_strides ? strides : nullptr;
+        m.manager_ctx = this;
+        m.deleter = [](DLManagedTensor* self) {
+            ++static_cast<Producer*>(self->manager_ctx)->deleted;
+        };
+    }
+};
+#endif
+
+} // namespace
+
+#ifdef T7_MISUSE_DLPACK
+TEST_CASE("a storage lent through toDLPack does not move until the deleter runs") {
+    FloatTensor x(4);
+    fill_seq(x); // 1 2 3 4
+    DLManagedTensor* m = t7::toDLPack(x);
+    const float* lent = static_cast<const float*>(m->dl_tensor.data);
+    // Growing x would free the block the consumer reads: refused, x unchanged.
+    const std::string msg = message_of<t7::ShapeError>([&] { x.resize(1000); });
+    CHECK(msg.rfind("resize:", 0) == 0);
+    CHECK(has(msg, "size 4 to 1000"));
+    CHECK(has(msg, "DLPack"));
+    CHECK(x.sizes() == Shape{4});
+    CHECK(x.data() == lent);
+    // So is any other handle's resize of that storage, and a view's export pins it too.
+    t7::Storage<float> s = x.storage();
+    CHECK(has(message_of<t7::ShapeError>([&] { s.resize(8); }), "Storage::resize"));
+    FloatTensor y = x.narrow(0, 1, 2);
+    DLManagedTensor* m2 = t7::toDLPack(y);
+    m->deleter(m);
+    CHECK_THROWS_AS(x.resize(1000), t7::ShapeError); // m2 still holds it
+    for (int i = 0; i < 4; ++i) CHECK(lent[i] == float(i + 1));
+    m2->deleter(m2);
+    // Once every deleter has run, the storage may move again.
+    x.resize(1000);
+    CHECK(x.size(0) == 1000);
+    CHECK(values(x.narrow(0, 0, 4)) == Values{1, 2, 3, 4});
+    // An empty tensor's export lends no memory: nothing to pin.
+    FloatTensor e;
+    DLManagedTensor* me = t7::toDLPack(e);
+    e.resize(3);
+    CHECK(e.size(0) == 3);
+    me->deleter(me);
+}
+#endif
