@@ -82,4 +82,38 @@ TEST_CASE("a storage lent through toDLPack does not move until the deleter runs"
     CHECK(e.size(0) == 3);
     me->deleter(me);
 }
+
+TEST_CASE("fromDLPack refuses a data pointer not aligned for its type") {
+    alignas(float) unsigned char raw[5 * sizeof(float)] = {};
+    Producer p(raw + 1, 1, false);
+    p.shape[0] = 4;
+    const std::string msg = message_of<t7::Error>([&] { (void)t7::fromDLPack<float>(&p.m); });
+    CHECK(msg.rfind("fromDLPack:", 0) == 0);
+    CHECK(has(msg, "not aligned to 4 bytes"));
+    CHECK(p.deleted == 0); // still the caller's
+}
+
+TEST_CASE("fromDLPack reads a device type past the header's enum as a number") {
+    float v[2] = {1, 2};
+    Producer p(v, 1, false);
+    p.shape[0] = 2;
+    const int32_t newer = 16; // kDLHexagon in DLPack 0.8; the 0.6 enum ends at 12
+    std::memcpy(&p.m.dl_tensor.device.device_type, &newer, sizeof newer);
+    const std::string msg = message_of<t7::DeviceError>([&] { (void)t7::fromDLPack<float>(&p.m); });
+    CHECK(has(msg, "another device (device type 16)"));
+    CHECK(p.deleted == 0);
+}
+
+TEST_CASE("fromDLPack of an empty shape whose other sizes overflow, strides null") {
+    float v[1] = {0};
+    Producer p(v, 3, false);
+    p.shape[0] = 0;
+    p.shape[1] = p.shape[2] = int64_t(1) << 62;
+    {
+        const FloatTensor y = t7::fromDLPack<float>(&p.m);
+        CHECK(y.dim() == 0); // tensor7 has no zero-size dimensions: empty
+        CHECK(p.deleted == 0);
+    }
+    CHECK(p.deleted == 1);
+}
 #endif
