@@ -116,4 +116,23 @@ TEST_CASE("fromDLPack of an empty shape whose other sizes overflow, strides null
     }
     CHECK(p.deleted == 1);
 }
+
+TEST_CASE("diagonal of size-1 dimensions with strides near INT64_MAX (a DLPack producer's)") {
+    float v[3] = {5, 6, 7};
+    Producer p(v, 3, true);
+    p.shape[0] = 3;
+    p.shape[1] = p.shape[2] = 1;
+    p.strides[0] = 1;
+    p.strides[1] = big;
+    p.strides[2] = big - 1;
+    const FloatTensor x = t7::fromDLPack<float>(&p.m);
+    const FloatTensor d = x.diagonal(0, 1, 2); // 3 x 1
+    CHECK(d.sizes() == Shape{3, 1});
+    CHECK(d.stride(1) >= 0); // tensor7 strides are non-negative
+    CHECK(values(d) == Values{5, 6, 7});
+    // 2^62 + 2^62 is INT64_MIN as a wrapped sum.
+    const FloatTensor q(x.storage(), 1, Shape{1, 1}, Shape{int64_t(1) << 62, int64_t(1) << 62});
+    CHECK(q.diagonal().stride(0) >= 0);
+    CHECK(values(q.diagonal()) == Values{6});
+}
 #endif
