@@ -136,3 +136,25 @@ TEST_CASE("diagonal of size-1 dimensions with strides near INT64_MAX (a DLPack p
     CHECK(values(q.diagonal()) == Values{6});
 }
 #endif
+
+TEST_CASE("mm and tensordot whose result int64 cannot count name themselves and the sizes") {
+    FloatTensor one(1, 1);
+    one.fill(2.f);
+    const int64_t n = int64_t(1) << 32; // n * n = 2^64 elements
+    const FloatTensor a = one.expand(n, 1), b = one.expand(1, n);
+    std::string msg = message_of<t7::ShapeError>([&] { (void)t7::mm(a, b); });
+    CHECK(msg.rfind("mm:", 0) == 0);
+    CHECK(has(msg, "4294967296x1 and 1x4294967296"));
+    CHECK(has(msg, "size 4294967296x4294967296"));
+    CHECK(message_of<t7::ShapeError>([&] { (void)t7::matmul(a, b); }).rfind("matmul:", 0) == 0);
+    FloatTensor c(2, 2);
+    c.fill(-1.f);
+    CHECK_THROWS_AS(t7::addmm(c, a, b), t7::ShapeError);
+    CHECK(values(c) == Values{-1, -1, -1, -1});
+
+    const FloatTensor u = one.view(1).expand(n), w = one.view(1).expand(n);
+    msg = message_of<t7::ShapeError>([&] { (void)t7::tensordot(u, w, 0); });
+    CHECK(msg.rfind("tensordot:", 0) == 0);
+    CHECK(has(msg, "4294967296 and 4294967296"));
+    CHECK(has(msg, "size 4294967296x4294967296"));
+}
