@@ -11,6 +11,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <string>
 #include <vector>
 
 using namespace t7;
@@ -545,6 +546,35 @@ TEST_CASE("derived datatypes are cached") {
     for (int i = 0; i < 10; ++i) c.sendrecv(grid.select(1, 0), r, grid.select(1, 63), r);
     CHECK(reg.builds == builds); // one datatype for the column layout, reused
     CHECK(grid.select(1, 63).toVector() == std::vector<float>(64, float(r)));
+}
+
+// Misuse, round 3 (issue 44): a message longer than irecv's tensor is reported
+// by wait() as the blocking recv reports it: irecv, the sizes, what arrived.
+TEST_CASE("irecv of a message too long names irecv and the sizes") {
+    mp::Communicator c;
+    const int p = c.size(), r = c.rank();
+    const int next = (r + 1) % p, prev = (r + p - 1) % p;
+    IntTensor base(10);
+    base.fill(-1);
+    auto view = base.narrow(0, 3, 4);
+    IntTensor six(6);
+    six.fill(7);
+    // The send first: Open MPI 4.1's self path (1 rank) reports no truncation to
+    // a receive posted before the message.
+    auto s = c.isend(six, next, 21);
+    auto q = c.irecv(view, prev, 21);
+    std::string what;
+    try {
+        q.wait();
+    } catch (const ShapeError& e) {
+        what = e.what();
+    }
+    s.wait();
+    INFO(what);
+    CHECK(what.find("t7::mpi::irecv on rank " + std::to_string(r)) != std::string::npos);
+    CHECK(what.find("6 elements arrived from rank " + std::to_string(prev)) != std::string::npos);
+    CHECK(what.find("for a tensor of size 4 (4 elements)") != std::string::npos);
+    for (int64_t i : {0, 1, 2, 7, 8, 9}) CHECK(base(i) == -1); // nothing past the view
 }
 
 int main(int argc, char** argv) {

@@ -32,6 +32,7 @@
 #include <dlpack/dlpack.h>
 
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <vector>
@@ -67,7 +68,9 @@ struct DLPackExport {
     std::vector<int64_t> shape, strides;
 
     static void deleter(DLManagedTensor* self) noexcept {
-        delete static_cast<DLPackExport*>(self->manager_ctx);
+        auto* ctx = static_cast<DLPackExport*>(self->manager_ctx);
+        if (ctx->handle.dim() > 0) ctx->handle.storage().unpin(); // it may move again (resize)
+        delete ctx;
     }
 };
 
@@ -114,8 +117,11 @@ inline const char* dlpack_device_name(int type) {
 // (device_id x.getDevice()), data = x.data() and byte_offset 0. Nothing is
 // copied: writes on either side are seen by the other. The managed tensor keeps
 // x's storage alive until its `deleter` is called, which the consumer must do
-// exactly once (it frees the managed tensor too). A pending storage (a lazy
-// product, core/pending.hpp) is computed first. Empty x: shape {0}, data null.
+// exactly once (it frees the managed tensor too). Until then x's storage is
+// pinned: a resize that would move it (x.resize to more elements, or any
+// tensor or Storage handle on it) throws ShapeError naming DLPack. A pending
+// storage (a lazy product, core/pending.hpp) is computed first. Empty x:
+// shape {0}, data null (nothing pinned).
 template <Element T, class D>
 DLManagedTensor* toDLPack(const Tensor<T, D>& x) {
     auto* ctx = new detail::DLPackExport<T, D>{DLManagedTensor{}, x, {}, {}}; // shares x's storage
@@ -145,6 +151,7 @@ DLManagedTensor* toDLPack(const Tensor<T, D>& x) {
     t.byte_offset = 0;
     ctx->managed.manager_ctx = ctx;
     ctx->managed.deleter = &detail::DLPackExport<T, D>::deleter;
+    if (x.dim() > 0) ctx->handle.storage().pin(); // the consumer holds `data`: no resize moves it
     return &ctx->managed;
 }
 
@@ -177,7 +184,11 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
                         " lanes; tensor7 elements have 1");
 
     DLPackPlan<T> plan;
-    const int type = int(t.device.device_type);
+    // The raw integer: a producer's newer device type may lie outside the
+    // installed header's enum, where reading it as DLDeviceType is undefined.
+    static_assert(sizeof(t.device.device_type) == sizeof(int32_t));
+    int32_t type;
+    std::memcpy(&type, &t.device.device_type, sizeof type);
     if constexpr (std::is_same_v<D, CUDA>) {
         if (type != kDLCUDA && type != kDLCUDAManaged)
             fail<DeviceError>(op, ": memory on ", dlpack_device_name(type), " (device type ", type,
@@ -194,8 +205,10 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
     if (t.ndim > 0 && !t.shape) fail<Error>(op, ": null shape for ndim ", t.ndim);
     const Shape sizes = t.ndim == 0 ? Shape{1} : Shape(t.shape, t.shape + t.ndim);
     const int64_t n = checked_numel(sizes, op); // negative sizes, overflow
+    // Null strides: compact row-major, computed only when there are elements
+    // (with a size 0, the other sizes' product may overflow; no stride is used).
     Shape strides = t.ndim == 0  ? Shape{1}
-                    : !t.strides ? contiguous_strides(sizes) // null: compact row-major
+                    : !t.strides ? (n > 0 ? contiguous_strides(sizes) : Shape(sizes.size(), 0))
                                  : Shape(t.strides, t.strides + t.ndim);
     for (size_t d = 0; d < sizes.size(); ++d) {
         if (strides[d] >= 0) continue;
@@ -210,6 +223,10 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
                          " (the size of ", dtype_traits<T>::name, ")");
     if (n > 0) {
         if (!t.data) fail<Error>(op, ": null data pointer for size ", sizes);
+        // byte_offset is a multiple of sizeof(T), so data itself must be aligned.
+        if (reinterpret_cast<uintptr_t>(t.data) % alignof(T) != 0)
+            fail<Error>(op, ": data pointer ", t.data, " is not aligned to ", alignof(T),
+                        " bytes (the alignment of ", dtype_traits<T>::name, ")");
         plan.data = reinterpret_cast<T*>(static_cast<char*>(t.data) + t.byte_offset);
         plan.sizes = sizes;
         plan.strides = strides;
@@ -226,12 +243,13 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
 // Accepted devices: kDLCPU and kDLCUDAHost for CPU, kDLCUDA and kDLCUDAManaged
 // for CUDA (the storage's device is device_id). Strides null: compact row-major.
 // Throws, leaving m to the caller (not deleted): Error for a null m, a null
-// shape or a null data pointer with elements; TypeError when the dtype is not
-// T's (kDLBool 8 is accepted as uint8) or lanes is not 1; DeviceError when the
-// device is not one of D's; ShapeError for a negative ndim, negative sizes, a
-// negative stride (on a dimension of size > 1: tensor7's strides are
-// non-negative), a byte_offset that is not a multiple of sizeof(T), or sizes
-// and strides whose element count or extent overflows int64.
+// shape, a null data pointer with elements or one not aligned for T; TypeError
+// when the dtype is not T's (kDLBool 8 is accepted as uint8) or lanes is not 1;
+// DeviceError when the device is not one of D's (any device type number);
+// ShapeError for a negative ndim, negative sizes, a negative stride (on a
+// dimension of size > 1: tensor7's strides are non-negative), a byte_offset
+// that is not a multiple of sizeof(T), or sizes and strides whose element
+// count or extent overflows int64.
 template <Element T, class D = CPU>
 Tensor<T, D> fromDLPack(DLManagedTensor* m) {
     if (!m) detail::fail<Error>("fromDLPack: null DLManagedTensor");

@@ -70,11 +70,12 @@ def main():
     return 1 if bad else 0
 
 
-def run_page(md, exs, work, args, root):
-    """Builds and runs one page's examples as one program; the number that failed."""
+def run_page(md, exs, work, args, root, prelude=""):
+    """Builds and runs one page's examples as one program; the number that failed.
+    `prelude` goes before main() (tests/docs/error_claims.py's helpers)."""
     parts = ["#include <t7/t7.hpp>", "#include <algorithm>", "#include <cstdio>",
              "#include <fstream>", "#include <iostream>", "#include <numeric>",
-             "#include <string>", "#include <vector>", "", "int main() {"]
+             "#include <string>", "#include <vector>", "", prelude, "int main() {"]
     for k, (_, line, body, _) in enumerate(exs):
         parts.append(f'    std::cout << "\\n@@@{k}@@@\\n" << std::flush;')
         parts.append(f"#line {line + 1} \"{md.name}\"")

@@ -41,6 +41,17 @@ inline int64_t checked_numel(const Shape& sizes, const char* op) {
     return n;
 }
 
+// A product's result sizes, checked before any tensor of them is made:
+// ShapeError naming `op`, both operands' sizes and the result's.
+inline void check_result_numel(const Shape& result, const Shape& a, const Shape& b,
+                               const char* op) {
+    int64_t n = 1;
+    for (int64_t s : result)
+        if (__builtin_mul_overflow(n, s, &n))
+            fail<ShapeError>(op, ": the result of ", a, " and ", b, " would be of size ", result,
+                             ", more elements than int64 can count");
+}
+
 // Elements a storage must hold past the offset for this layout (sizes and
 // strides >= 0): 1 + sum (size - 1) * stride, 0 for an empty shape.
 inline int64_t checked_extent(const Shape& sizes, const Shape& strides, const char* op) {

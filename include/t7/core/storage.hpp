@@ -2,7 +2,8 @@
 // torch.Storage). Copying a Storage handle shares the memory; the last handle
 // frees it (back to the device's caching allocator). wrap() views external
 // memory without owning it. resize() never leaves a handle dangling: a wrapped
-// storage keeps its size, and a shared one (a tensor views it) never shrinks.
+// storage keeps its size, a shared one (a tensor views it) never shrinks, and a
+// pinned one (lent through DLPack) never moves.
 #pragma once
 
 #include "dtype.hpp"
@@ -32,6 +33,8 @@ class Storage {
         void* release_ctx = nullptr;
         // Non-null while the values are a recipe not yet run (core/pending.hpp).
         std::atomic<detail::PendingProducer*> pending{nullptr};
+        // Exports whose consumer holds `data` (t7::toDLPack): read only by resize.
+        std::atomic<int32_t> pins{0};
     };
 
 public:
@@ -134,6 +137,14 @@ public:
         s.b_ = static_cast<Block*>(block); // adopts the scope's reference
         if (compute && s.use_count() > 1 && s.pending()) s.materialise();
     }
+    // A consumer outside tensor7 holds the values' address (t7::toDLPack): until
+    // as many unpin() as pin() calls, resize() refuses to move the memory.
+    void pin() const {
+        if (b_) b_->pins.fetch_add(1, std::memory_order_relaxed);
+    }
+    void unpin() const {
+        if (b_) b_->pins.fetch_sub(1, std::memory_order_relaxed);
+    }
     bool ownsStorage() const { return b_ ? b_->owns : true; }
     int device() const { return b_ ? b_->device : 0; }
     bool valid() const { return b_ != nullptr; }
@@ -182,8 +193,14 @@ public:
     // memory is the caller's: it keeps its size (as in Torch7). A storage that
     // other handles share - every tensor viewing it holds one - does not shrink:
     // those views would read freed memory; it may grow (views see the new memory).
+    // A pinned one does not move: a DLPack consumer would read the freed block.
     void check_resize(int64_t n, const char* op) const {
         if (!b_ || n == b_->size) return;
+        if (const int32_t pins = b_->pins.load(std::memory_order_relaxed); pins > 0)
+            detail::fail<ShapeError>(op, ": cannot resize a storage of size ", b_->size, " to ", n,
+                                     " while ", pins,
+                                     " DLPack export(s) (t7::toDLPack) hold its memory; it may "
+                                     "move once their deleters have run");
         if (!b_->owns)
             detail::fail<ShapeError>(op, ": cannot resize a wrapped storage of size ", b_->size,
                                      " to ", n, " (its memory belongs to the caller)");

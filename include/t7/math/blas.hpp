@@ -13,6 +13,7 @@
 #include "../core/error.hpp"
 #include "../core/half.hpp"
 #include "../core/memory.hpp"
+#include "../core/size_math.hpp"
 #include "../eval/assign.hpp"
 #include "../expr/traverse.hpp"
 #include "../tensor/copy.hpp"
@@ -257,6 +258,7 @@ void check_mm(const Tensor<T, DA>& a, const Tensor<T, DB>& b, const char* op) {
                          ") and ", b.dim(), "-D (size ", b.sizes(), ")");
     if (a.size(1) != b.size(0))
         fail<ShapeError>(op, ": inner dimensions do not match: ", a.sizes(), " times ", b.sizes());
+    check_result_numel(Shape{a.size(0), b.size(1)}, a.sizes(), b.sizes(), op);
 }
 } // namespace detail
 

@@ -102,6 +102,7 @@ Tensor<T, D> tensordot_impl(const Tensor<T, D>& a, const Tensor<T, DB>& b,
             out.push_back(b.size(d));
         }
     if (out.empty()) out.push_back(1);
+    check_result_numel(out, a.sizes(), b.sizes(), "tensordot"); // before mm names itself
     const Tensor<T, D> ma = as_matrix(a, pa, free_a);
     const Tensor<T, DB> mb = as_matrix(b, pb, db.size());
     return t7::mm(ma, mb).view(out);

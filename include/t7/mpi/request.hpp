@@ -70,12 +70,23 @@ public:
 private:
     friend void waitAll(std::vector<Request>&);
     // The tensors stay held (in done_) until the Request is destroyed.
+    // A truncated receive goes to done_ first, with MPI_ERROR set, so that the
+    // receive names itself, its tensor and what arrived (irecv: check_arrived).
     void finish(int rc, const MPI_Status& st) {
         req_ = MPI_REQUEST_NULL;
         pending_ = false;
-        detail::check(rc, "t7::mpi::Request: MPI_Wait");
-        if (st.MPI_ERROR != MPI_SUCCESS && st.MPI_ERROR != MPI_ERR_PENDING)
-            detail::check(st.MPI_ERROR, "t7::mpi::Request: MPI_Wait");
+        int code = rc;
+        if (code == MPI_SUCCESS && st.MPI_ERROR != MPI_ERR_PENDING) code = st.MPI_ERROR;
+        if (code != MPI_SUCCESS) {
+            int cls = code;
+            MPI_Error_class(code, &cls);
+            if (cls == MPI_ERR_TRUNCATE && done_) {
+                MPI_Status truncated = st;
+                truncated.MPI_ERROR = code;
+                done_(truncated);
+            }
+            detail::check(code, "t7::mpi::Request: MPI_Wait");
+        }
         if (done_) done_(st);
     }
     void finish_quietly() noexcept {

@@ -283,8 +283,12 @@ Tensor<T, D> Tensor<T, D>::diagonal(int64_t offset, int64_t d1, int64_t d2) cons
             sz.push_back(sizes_[d]);
             st.push_back(strides_[d]);
         }
+    // The sum fits when n > 1 (the extent bounds it); for n == 1 (size-1
+    // dimensions, whose strides a DLPack producer may set anywhere) it is unused.
+    int64_t step;
+    if (__builtin_add_overflow(strides_[a], strides_[b], &step)) step = 1;
     sz.push_back(n);
-    st.push_back(strides_[a] + strides_[b]);
+    st.push_back(step);
     return with(off, std::move(sz), std::move(st));
 }
 
