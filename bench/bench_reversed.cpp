@@ -35,9 +35,7 @@ void run(int64_t n, int threads, int rounds) {
     T *pa = a.data(), *pb = b.data(), *py = y.data();
     const int64_t inner = std::max<int64_t>(1, (int64_t(1) << 22) / n);
     const std::vector<double> t = bench::race(
-        {[&] { y = T(2) * a + b; },
-         [&] { y = T(2) * ra + b; },
-         [&] { ry = T(2) * ra + rb; },
+        {[&] { y = T(2) * a + b; }, [&] { y = T(2) * ra + b; }, [&] { ry = T(2) * ra + rb; },
          [&] {
              for (int64_t i = 0; i < n; ++i) py[i] = T(2) * pa[i] + pb[i];
              bench::keep(py);
@@ -50,8 +48,8 @@ void run(int64_t n, int threads, int rounds) {
         rounds, inner, std::chrono::milliseconds(threads > 1 ? 30 : 0));
     std::printf("%-6s %9lld %2d  fwd %9.2f us  rev-src %5.2f  rev-all %5.2f  hand-fwd %5.2f  "
                 "hand-rev %5.2f  eigen-rev %5.2f\n",
-                sizeof(T) == 4 ? "float" : "double", static_cast<long long>(n), threads,
-                t[0] * 1e6, t[1] / t[0], t[2] / t[0], t[3] / t[0], t[4] / t[0], t[5] / t[0]);
+                sizeof(T) == 4 ? "float" : "double", static_cast<long long>(n), threads, t[0] * 1e6,
+                t[1] / t[0], t[2] / t[0], t[3] / t[0], t[4] / t[0], t[5] / t[0]);
 }
 
 } // namespace

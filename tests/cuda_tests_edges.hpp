@@ -65,7 +65,8 @@ TEST_CASE("cuda: reversed views") {
     DevT<float> a = host<float>({7}, [](int64_t i) { return double(i); }).cuda();
     a = t7::flip(a, {0});
     check_exact(a, [](int64_t i) { return double(6 - i); });
-    const DevT<float> s = g(t7::slice(2, t7::slice::none, -1), t7::slice(t7::slice::none, t7::slice::none, -2));
+    const DevT<float> s =
+        g(t7::slice(2, t7::slice::none, -1), t7::slice(t7::slice::none, t7::slice::none, -2));
     CHECK(s.sizes() == Shape{3, 2});
     check_exact(s, [](int64_t i) { return double((2 - i / 2) * 4 + 3 - 2 * (i % 2)); });
 }

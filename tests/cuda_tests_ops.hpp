@@ -38,7 +38,7 @@ TEST_CASE("cuda: masked operations, hand-checked") {
     // transposed: layout order of the view
     check_values(x.t().maskedSelect(m.view({3, 2})), {3}, {1, 2, 3}); // x.t(): 1 4 2 5 3 6
     // nothing selected: an empty tensor
-    CHECK(x.maskedSelect(DevT<uint8_t>(2, 3).zero()).dim() == 0);
+    CHECK(x.maskedSelect(DevT<uint8_t>(2, 3).zero()).sizes() == Shape{0}); // NumPy's
     // into an existing tensor, resized, and into the source itself
     DevT<float> into(7);
     into.maskedSelect(x, m);
@@ -160,7 +160,7 @@ TEST_CASE_TEMPLATE("cuda: nonzero", T, uint8_t, T7_UNSANITIZED(int16_t) int32_t,
     const DevT<int64_t> nz = h.cuda().nonzero();
     check_values(nz, {2, 2}, {0, 1, 1, 0});
     check_values(h.cuda().t().nonzero(), {2, 2}, {0, 1, 1, 0});
-    CHECK(DevT<T>(3, 4).zero().nonzero().dim() == 0);
+    CHECK(DevT<T>(3, 4).zero().nonzero().sizes() == Shape{0, 2}); // NumPy's argwhere
     CHECK(DevT<T>().nonzero().dim() == 0);
     auto f = [](int64_t i) { return double((i * 7) % 5 == 0); };
     for (const auto& L : layouts<T>(9, 13, f)) {
@@ -487,7 +487,8 @@ TEST_CASE("cuda: sort and topk, hand-checked") {
     check_values(ci, {2, 4}, {1, 0, 0, 0, 0, 1, 1, 1});
     std::string msg = error_of<t7::IndexError>([&] { m.topk(5); });
     CHECK(msg.find("topk: k 5 out of range for dimension 1 of size 4") != std::string::npos);
-    CHECK_THROWS_AS(m.topk(0), t7::IndexError);
+    CHECK_THROWS_AS(m.topk(-1), t7::IndexError);
+    CHECK(m.topk(0).values.sizes() == Shape{2, 0}); // k = 0: empty results
     CHECK_THROWS_AS(m.sort(2), t7::IndexError);
     CHECK(DevT<float>().sort().values.dim() == 0);
     // the free functions, into existing results

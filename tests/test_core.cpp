@@ -581,22 +581,22 @@ TEST_CASE("the empty tensor") {
     CHECK_THROWS_OP(e.size(0), IndexError, "size");
     CHECK_THROWS_OP(e.stride(0), IndexError, "stride");
 
-    // torch.Tensor(0)
+    // Tensor(0): 1-D of size 0 (NumPy's, not Torch7's empty tensor)
     DoubleTensor z(0);
-    CHECK(z.dim() == 0);
+    CHECK(z.dim() == 1);
     CHECK(z.nElement() == 0);
     CHECK(FloatTensor(Shape{}).dim() == 0);
 }
 
-TEST_CASE("Torch7 quirk: a size list ends at its first 0") {
-    // torch.Tensor(3,0) is 1-D of size 3
+TEST_CASE("a size 0 is an empty dimension, not the end of the size list (Torch7's rule)") {
+    // Torch7's torch.Tensor(3,0) was 1-D of size 3; NumPy's np.empty((3, 0)) is 3x0
     DoubleTensor x(3, 0);
-    CHECK(x.nDimension() == 1);
-    CHECK(x.nElement() == 3);
-    CHECK(x.sizes() == Shape{3});
-    CHECK(x.storage().size() == 3);
+    CHECK(x.nDimension() == 2);
+    CHECK(x.nElement() == 0);
+    CHECK(x.sizes() == Shape{3, 0});
+    CHECK(x.storage().size() == 0);
     DoubleTensor y(Shape{2, 3, 0, 4});
-    CHECK(y.sizes() == Shape{2, 3});
+    CHECK(y.sizes() == Shape{2, 3, 0, 4});
     CHECK_THROWS_OP(DoubleTensor(2, -1), ShapeError, "negative size");
 }
 
@@ -798,14 +798,15 @@ TEST_CASE("resize and resizeAs: the storage grows, never shrinks") {
     CHECK(mt.isContiguous());
     CHECK(mt.storage() == m.storage());
 
-    // the 0 rule applies as in the constructor
+    // sizes 0 as in the constructor: empty dimensions, the storage kept
     DoubleTensor q(5);
     q.resize(2, 0);
-    CHECK(q.sizes() == Shape{2});
+    CHECK(q.sizes() == Shape{2, 0});
+    CHECK(q.storage().size() == 5);
     CHECK_THROWS_OP(q.resize(-1), ShapeError, "resize");
     DoubleTensor empty;
     empty.resize(0);
-    CHECK(empty.dim() == 0);
+    CHECK(empty.sizes() == Shape{0});
 }
 
 // ---------------------------------------------------------------------------------

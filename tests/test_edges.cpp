@@ -31,8 +31,8 @@ Tensor<T> ramp(const Shape& sizes, double start = 0) {
 }
 
 // The shapes with one or several empty dimensions in every position.
-const std::vector<Shape> empty_shapes = {{0},       {0, 5},    {5, 0},    {3, 0, 4},
-                                         {0, 0},    {0, 3, 0}, {2, 3, 0}, {0, 1, 4}};
+const std::vector<Shape> empty_shapes = {{0},    {0, 5},    {5, 0},    {3, 0, 4},
+                                         {0, 0}, {0, 3, 0}, {2, 3, 0}, {0, 1, 4}};
 
 } // namespace
 
@@ -234,14 +234,14 @@ TEST_CASE("reversed views: negative-step slices follow Python") {
     CHECK(r.storageOffset() == 5);
     CHECK(r.storage() == x.storage());
     CHECK(values(r) == Values{5, 4, 3, 2, 1, 0});
-    CHECK(values(DoubleTensor(x(S(4, 1, -1)))) == Values{4, 3, 2});    // x[4:1:-1]
+    CHECK(values(DoubleTensor(x(S(4, 1, -1)))) == Values{4, 3, 2});       // x[4:1:-1]
     CHECK(values(DoubleTensor(x(S(none, none, -2)))) == Values{5, 3, 1}); // x[::-2]
-    CHECK(values(DoubleTensor(x(S(2, none, -1)))) == Values{2, 1, 0});  // x[2::-1]
-    CHECK(values(DoubleTensor(x(S(-1, -4, -1)))) == Values{5, 4, 3});  // x[-1:-4:-1]
-    CHECK(x(S(3, 3, -1)).sizes() == Shape{0});                          // x[3:3:-1]
-    CHECK(values(DoubleTensor(x(S(none, 4)))) == Values{0, 1, 2, 3});   // x[:4]
-    CHECK_THROWS_AS(x(S(1, 4, -1)), IndexError);                        // stops after start
-    CHECK_THROWS_AS(x(S(6, none, -1)), IndexError);                     // start out of range
+    CHECK(values(DoubleTensor(x(S(2, none, -1)))) == Values{2, 1, 0});    // x[2::-1]
+    CHECK(values(DoubleTensor(x(S(-1, -4, -1)))) == Values{5, 4, 3});     // x[-1:-4:-1]
+    CHECK(x(S(3, 3, -1)).sizes() == Shape{0});                            // x[3:3:-1]
+    CHECK(values(DoubleTensor(x(S(none, 4)))) == Values{0, 1, 2, 3});     // x[:4]
+    CHECK_THROWS_AS(x(S(1, 4, -1)), IndexError);                          // stops after start
+    CHECK_THROWS_AS(x(S(6, none, -1)), IndexError);                       // start out of range
     try {
         x(S(0, 2, 0));
         FAIL("step 0 accepted");
@@ -373,8 +373,8 @@ std::string npy_data(const std::string& name) {
 // A .npy file's bytes: version 1.0, the header padded to 64 bytes.
 std::string npy_bytes(const std::string& descr, const std::string& shape, const void* data,
                       size_t bytes) {
-    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape +
-                       ", }";
+    std::string dict =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
     while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
     dict += '\n';
     std::string out("\x93NUMPY\x01\x00", 8);
@@ -399,8 +399,8 @@ TEST_CASE("npy: unsigned and wider dtypes load when every value converts exactly
     CHECK(loadNpy<float>(npy_data("empty_0x5_f4.npy")).sizes() == Shape{0, 5});
 
     // 2^63 is no int64: named, nothing returned
-    const std::string big = test_util::message_of<TypeError>(
-        [] { loadNpy<int64_t>(npy_data("big_u8.npy")); });
+    const std::string big =
+        test_util::message_of<TypeError>([] { loadNpy<int64_t>(npy_data("big_u8.npy")); });
     CHECK(big.find("9223372036854775808 at (1,)") != std::string::npos);
     CHECK_THROWS_AS(loadNpyAny(npy_data("big_u8.npy")), TypeError);
     CHECK(values(loadNpy<double>(npy_data("big_u8.npy"))) == Values{1, 9223372036854775808.0});
@@ -460,17 +460,21 @@ TEST_CASE("histogram: np.histogram's binning, counts and weights") {
     // one value: the range widened by 0.5 each side -> [0 3]
     CHECK(values(histogram(t7::tensor<double>({2.0, 2.0, 2.5}), 2, 2, 2)) == Values{0, 3});
     // float32 edges near values: np.histogram(v, 7, range=(0, 2.2)) -> [6 4 3 5 4 3 5]
-    FloatTensor v = t7::tensor<float>(
-        {1.375286340713501f,    2.191641330718994f,   1.827057123184204f,   0.17562156915664673f,
-         0.4004988670349121f,   2.1206603050231934f,  -0.48420408368110657f, 1.9636852741241455f,
-         1.891208291053772f,    0.9038048386573792f,  0.409097284078598f,   0.33527684211730957f,
-         0.264608770608902f,    0.8352289199829102f,  1.013644814491272f,   1.1604920625686646f,
-         2.4865007400512695f,   1.8779857158660889f,  1.3665376901626587f,  2.4668805599212646f,
-         0.1459260880947113f,   -0.019363898783922195f, 1.3376188278198242f, -0.3681739866733551f,
-         -0.3929591774940491f,  1.0446664094924927f,  0.8986181020736694f,  2.2515032291412354f,
-         1.3876787424087524f,   1.0423529148101807f,  0.9906203150749207f,  0.2425447702407837f,
-         -0.46461793780326843f, 0.07720643281936646f, 1.5760964155197144f,  0.10182017087936401f,
-         0.6086089611053467f,   -0.48879727721214294f, 1.9901431798934937f, -0.03661675751209259f});
+    FloatTensor v =
+        t7::tensor<float>({1.375286340713501f,     2.191641330718994f,    1.827057123184204f,
+                           0.17562156915664673f,   0.4004988670349121f,   2.1206603050231934f,
+                           -0.48420408368110657f,  1.9636852741241455f,   1.891208291053772f,
+                           0.9038048386573792f,    0.409097284078598f,    0.33527684211730957f,
+                           0.264608770608902f,     0.8352289199829102f,   1.013644814491272f,
+                           1.1604920625686646f,    2.4865007400512695f,   1.8779857158660889f,
+                           1.3665376901626587f,    2.4668805599212646f,   0.1459260880947113f,
+                           -0.019363898783922195f, 1.3376188278198242f,   -0.3681739866733551f,
+                           -0.3929591774940491f,   1.0446664094924927f,   0.8986181020736694f,
+                           2.2515032291412354f,    1.3876787424087524f,   1.0423529148101807f,
+                           0.9906203150749207f,    0.2425447702407837f,   -0.46461793780326843f,
+                           0.07720643281936646f,   1.5760964155197144f,   0.10182017087936401f,
+                           0.6086089611053467f,    -0.48879727721214294f, 1.9901431798934937f,
+                           -0.03661675751209259f});
     CHECK(values(histogram(v, 7, 0, 2.2)) == Values{6, 4, 3, 5, 4, 3, 5});
     CHECK(values(histogram(v.flip({0}), 7, 0, 2.2)) == Values{6, 4, 3, 5, 4, 3, 5});
     CHECK(values(histogram(FloatTensor(0), 3, 0, 1)) == Values{0, 0, 0});

@@ -624,9 +624,10 @@ TEST_CASE("maskedSelect: Torch7's examples") {
     DoubleTensor& zr = z.maskedSelect(x, mask);
     CHECK(&zr == &z);
     CHECK(values(z) == Values{1, 3, 7, 8, 12});
-    // x:maskedSelect(torch.ByteTensor(3,4):zero()) -> [torch.DoubleTensor with no dimension]
+    // x:maskedSelect(torch.ByteTensor(3,4):zero()): Torch7 gave the empty tensor,
+    // tensor7 gives NumPy's 1-D selection of size 0
     DoubleTensor none = x.maskedSelect(ByteTensor(3, 4).zero());
-    CHECK(none.dim() == 0);
+    CHECK(none.sizes() == Shape{0});
     CHECK(none.nElement() == 0);
     // x:maskedSelect(x:gt(6))
     CHECK(values(x.maskedSelect(x > 6)) == Values{7, 8, 9, 10, 11, 12});
@@ -871,7 +872,7 @@ TEST_CASE("maskedSelect: non-contiguous, large and parallel, result forms, error
         CHECK(values(x) == Values{4, 5, 6});
         DoubleTensor y = seq({2, 2});
         y.maskedSelect(y, y < 0);
-        CHECK(y.dim() == 0);
+        CHECK(y.sizes() == Shape{0});
     }
     SUBCASE("large and multi-threaded against a reference") {
         for (int threads : {1, 2}) {
@@ -915,7 +916,7 @@ TEST_CASE("maskedSelect: non-contiguous, large and parallel, result forms, error
         CHECK_THROWS_AS(r.maskedSelect(x, ByteTensor(2).zero()), ShapeError);
         CHECK(s.unchanged());
         // an empty tensor with an empty mask selects nothing
-        CHECK(DoubleTensor().maskedSelect(ByteTensor()).dim() == 0);
+        CHECK(DoubleTensor().maskedSelect(ByteTensor()).sizes() == Shape{0});
     }
 }
 
@@ -943,8 +944,8 @@ TEST_CASE("nonzero: Torch7's examples, 0-based") {
     LongTensor v = vec({0, 1.5, 0, -2}).nonzero();
     CHECK(v.sizes() == Shape{2, 1});
     CHECK(values(v) == Values{1, 3});
-    // torch.zeros(3):nonzero() -> [torch.LongTensor with no dimension]
-    CHECK(DoubleTensor(3).zero().nonzero().dim() == 0);
+    // torch.zeros(3):nonzero(): Torch7 gave the empty tensor; 0 x 1 (NumPy's argwhere)
+    CHECK(DoubleTensor(3).zero().nonzero().sizes() == Shape{0, 1});
     // torch.Tensor({{{0,1},{1,0}},{{0,0},{1,1}}}):nonzero()
     DoubleTensor t(2, 2, 2);
     fill_values(t, {0, 1, 1, 0, 0, 0, 1, 1});
@@ -1329,8 +1330,9 @@ TEST_CASE("topk") {
     }
     SUBCASE("errors") {
         CHECK_THROWS_MSG(x.topk(6), IndexError,
-                         "topk: k 6 out of range for dimension 0 of size 5 (1 <= k <= 5)");
-        CHECK_THROWS_MSG(x.topk(0), IndexError, "topk: k 0 out of range");
+                         "topk: k 6 out of range for dimension 0 of size 5 (0 <= k <= 5)");
+        CHECK_THROWS_MSG(x.topk(-1), IndexError, "topk: k -1 out of range");
+        CHECK(x.topk(0).values.sizes() == Shape{0}); // NumPy-style: nothing picked
         CHECK_THROWS_AS(x.topk(1, 1), IndexError);
         CHECK_THROWS_MSG(DoubleTensor().topk(1), ShapeError, "topk: the tensor is empty");
     }

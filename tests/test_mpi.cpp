@@ -54,9 +54,10 @@ void check_values(const Tensor<T>& x, int rank) {
 }
 
 // Views of 24 elements in different layouts.
-enum Layout { contiguous, transposed, narrow2, column, slab, n_layouts };
-const char* const layout_names[] = {"contiguous", "transposed", "narrow of narrow",
-                                    "column select(1, 2)", "strided 3-D slab"};
+enum Layout { contiguous, transposed, narrow2, column, slab, reversed, reversed_t, n_layouts };
+const char* const layout_names[] = {"contiguous",           "transposed",       "narrow of narrow",
+                                    "column select(1, 2)",  "strided 3-D slab", "flip({0, 1})",
+                                    "transposed, flip({1})"};
 template <class T>
 Tensor<T> make(int l) {
     switch (l) {
@@ -68,6 +69,10 @@ Tensor<T> make(int l) {
         return Tensor<T>(8, 10).narrow(0, 2, 5).narrow(1, 1, 6).narrow(0, 1, 4);
     case column:
         return Tensor<T>(24, 5).select(1, 2);
+    case reversed: // negative strides: MPI's hvector takes them (issue 41)
+        return Tensor<T>(4, 6).flip({0, 1});
+    case reversed_t:
+        return Tensor<T>(6, 4).t().flip({1});
     default:
         return Tensor<T>(4, 5, 8).narrow(1, 1, 2).narrow(2, 2, 3);
     }
@@ -584,4 +589,21 @@ int main(int argc, char** argv) {
     int failed = rc != 0;
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return failed;
+}
+
+TEST_CASE("views without elements are messages of zero elements") {
+    mp::Communicator c;
+    const int p = c.size(), r = c.rank(), next = (r + 1) % p, prev = (r + p - 1) % p;
+    FloatTensor x(0, 5), y(0, 5);
+    c.sendrecv(x, next, y, prev, 9);
+    CHECK(y.sizes() == Shape{0, 5});
+    c.allreduce(x);
+    c.broadcast(x, 0);
+    CHECK(x.sizes() == Shape{0, 5});
+    // a reversed view received into: the values land in reversed order
+    FloatTensor z(6);
+    for (int64_t i = 0; i < 6; ++i) z(i) = float(10 * r + i);
+    FloatTensor w(6);
+    c.sendrecv(z, next, w.flip({0}), prev, 10);
+    for (int64_t i = 0; i < 6; ++i) CHECK(w(i) == float(10 * prev + 5 - i));
 }

@@ -169,7 +169,10 @@ TEST_CASE("print: tensor_constructors.txt") {
 [torch.DoubleTensor with no dimension]
 )");
         CHECK_PRINTS(Tensor<double>(0), R"(
-[torch.DoubleTensor with no dimension]
+[torch.DoubleTensor of size 0]
+)");
+        CHECK_PRINTS(Tensor<double>(0, 5), R"(
+[torch.DoubleTensor of size 0x5]
 )");
     }
     SUBCASE("shared storage") {
@@ -706,15 +709,15 @@ TEST_CASE("print: tensor_size_stride.txt") {
 [torch.LongStorage of size 2]
 )");
     }
-    SUBCASE("empty sizes, Tensor(3,0), 3-D strides") {
+    SUBCASE("empty sizes, Tensor(3,1), 3-D strides") {
         CHECK_PRINTS(long_storage(Tensor<double>().sizes()), R"(
 [torch.LongStorage of size 0]
 )");
         CHECK_PRINTS(long_storage(Tensor<double>().strides()), R"(
 [torch.LongStorage of size 0]
 )");
-        Tensor<double> z(3, 0);
-        z.zero(); // Torch7's uninitialised memory happened to hold zeros
+        Tensor<double> z(3); // Torch7's Tensor(3,0): its size list ended at the 0
+        z.zero();            // Torch7's uninitialised memory happened to hold zeros
         CHECK_PRINTS(z, R"(
  0
  0

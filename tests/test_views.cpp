@@ -60,7 +60,8 @@ TEST_CASE("narrow: errors name the operation") {
     CHECK_THROWS_OP(r.narrow(0, 4, 2), IndexError, "narrow");
     CHECK_THROWS_OP(r.narrow(1, 6, 1), IndexError, "narrow");
     CHECK_THROWS_OP(r.narrow(1, -1, 1), IndexError, "narrow");
-    CHECK_THROWS_OP(r.narrow(1, 0, 0), IndexError, "narrow");
+    CHECK(r.narrow(1, 0, 0).sizes() == Shape{5, 0}); // an empty dimension (NumPy's r[:, 0:0])
+    CHECK_THROWS_OP(r.narrow(1, 0, -1), IndexError, "narrow");
     CHECK_THROWS_OP(r.narrow(1, 0, 7), IndexError, "narrow");
     CHECK_THROWS_OP(r.narrow(2, 0, 1), IndexError, "narrow");
     CHECK_THROWS_OP(r.narrow(-3, 0, 1), IndexError, "narrow");
@@ -526,7 +527,7 @@ TEST_CASE("expand: errors") {
     CHECK_THROWS_OP(r.expand(3, 3), ShapeError, "expand");
     // torch.range(1,3):view(3,1):expand(4,4) -- only singleton expansion
     CHECK_THROWS_OP(r.view(3, 1).expand(4, 4), ShapeError, "expand");
-    CHECK_THROWS_OP(r.view(3, 1).expand(3, 0), ShapeError, "expand");
+    CHECK(r.view(30, 1).expand(30, 0).sizes() == Shape{30, 0}); // NumPy's broadcast_to
     CHECK_THROWS_OP(r.view(3, 1).expand(3, -2), ShapeError, "expand");
     CHECK_THROWS_OP(r.view(3, 1).expandAs(DoubleTensor(4, 4)), ShapeError, "expand");
     CHECK_THROWS_OP(r.expand(Shape{}), ShapeError, "expand");

@@ -120,8 +120,9 @@ inline const char* dlpack_device_name(int type) {
 // exactly once (it frees the managed tensor too). Until then x's storage is
 // pinned: a resize that would move it (x.resize to more elements, or any
 // tensor or Storage handle on it) throws ShapeError naming DLPack. A pending
-// storage (a lazy product, core/pending.hpp) is computed first. Empty x:
-// shape {0}, data null (nothing pinned).
+// storage (a lazy product, core/pending.hpp) is computed first. The
+// dimensionless empty x: shape {0}, data null (nothing pinned); sizes 0 and
+// negative strides (reversed views) are passed as they are.
 template <Element T, class D>
 DLManagedTensor* toDLPack(const Tensor<T, D>& x) {
     auto* ctx = new detail::DLPackExport<T, D>{DLManagedTensor{}, x, {}, {}}; // shares x's storage
@@ -163,10 +164,11 @@ namespace detail {
 // storage so that the checks of the CUDA path run without a CUDA runtime.
 template <class T>
 struct DLPackPlan {
-    T* data = nullptr;
+    T* data = nullptr; // the lowest element the view reaches
     int64_t extent = 0;
     int device = 0;
-    Shape sizes, strides;
+    Shape sizes, strides; // strides made non-negative: the view before `flipped`
+    Shape flipped;        // the dimensions whose producer's stride is negative
 };
 
 template <Element T, class D>
@@ -210,14 +212,23 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
     Shape strides = t.ndim == 0  ? Shape{1}
                     : !t.strides ? (n > 0 ? contiguous_strides(sizes) : Shape(sizes.size(), 0))
                                  : Shape(t.strides, t.strides + t.ndim);
+    // A negative stride (the spec allows them) walks down from data: the storage
+    // starts at the lowest element reached, and the view is flipped back.
+    Shape reach = strides;
     for (size_t d = 0; d < sizes.size(); ++d) {
         if (strides[d] >= 0) continue;
-        if (sizes[d] > 1)
-            fail<ShapeError>(op, ": negative stride ", strides[d], " in ", strides,
-                             " (tensor7 strides are non-negative)");
-        strides[d] = 0; // a dimension of size 0 or 1: the stride is never used
+        if (sizes[d] <= 1 || strides[d] == INT64_MIN) {
+            if (sizes[d] > 1)
+                fail<ShapeError>(op, ": stride ", strides[d], " in ", strides,
+                                 " cannot be negated");
+            reach[d] = strides[d] = 0; // a dimension of size 0 or 1: the stride is never used
+            continue;
+        }
+        plan.flipped.push_back(int64_t(d));
+        reach[d] = -strides[d];
     }
-    if (n > 0) plan.extent = checked_extent(sizes, strides, op);
+    // Bounds (sizes - 1) * |stride| summed: the walk below the first element is safe.
+    if (n > 0) plan.extent = checked_extent(sizes, reach, op);
     if (t.byte_offset % sizeof(T) != 0)
         fail<ShapeError>(op, ": byte_offset ", t.byte_offset, " is not a multiple of ", sizeof(T),
                          " (the size of ", dtype_traits<T>::name, ")");
@@ -228,9 +239,14 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
             fail<Error>(op, ": data pointer ", t.data, " is not aligned to ", alignof(T),
                         " bytes (the alignment of ", dtype_traits<T>::name, ")");
         plan.data = reinterpret_cast<T*>(static_cast<char*>(t.data) + t.byte_offset);
-        plan.sizes = sizes;
-        plan.strides = strides;
+        for (int64_t d : plan.flipped) plan.data += (sizes[size_t(d)] - 1) * strides[size_t(d)];
+        plan.strides = reach;
+    } else {
+        plan.strides = strides; // no element: any strides (those of size 0 or 1 made 0)
+        for (int64_t d : plan.flipped) plan.strides[size_t(d)] = 0;
+        plan.flipped = Shape{};
     }
+    if (t.ndim > 0) plan.sizes = sizes; // an empty dimension keeps its shape
     return plan;
 }
 
@@ -246,10 +262,10 @@ DLPackPlan<T> dlpack_import_plan(const DLTensor& t) {
 // shape, a null data pointer with elements or one not aligned for T; TypeError
 // when the dtype is not T's (kDLBool 8 is accepted as uint8) or lanes is not 1;
 // DeviceError when the device is not one of D's (any device type number);
-// ShapeError for a negative ndim, negative sizes, a negative stride (on a
-// dimension of size > 1: tensor7's strides are non-negative), a byte_offset
-// that is not a multiple of sizeof(T), or sizes and strides whose element
-// count or extent overflows int64.
+// ShapeError for a negative ndim, negative sizes, a byte_offset that is not a
+// multiple of sizeof(T), or sizes and strides whose element count or extent
+// overflows int64. Negative strides (reversed views) are kept: the storage
+// starts at the lowest element the view reaches. A size 0 keeps the shape.
 template <Element T, class D = CPU>
 Tensor<T, D> fromDLPack(DLManagedTensor* m) {
     if (!m) detail::fail<Error>("fromDLPack: null DLManagedTensor");
@@ -268,7 +284,8 @@ Tensor<T, D> fromDLPack(DLManagedTensor* m) {
     }
     try { // s is copied, not moved: the copy a throwing constructor drops is not the last
         if (plan.sizes.empty()) return Tensor<T, D>(s, 0);
-        return Tensor<T, D>(s, 0, plan.sizes, plan.strides);
+        Tensor<T, D> view(s, 0, plan.sizes, plan.strides);
+        return plan.flipped.empty() ? view : view.flip(plan.flipped);
     } catch (...) {
         ctx->managed = nullptr; // s, the last handle, now only frees ctx
         throw;

@@ -195,10 +195,14 @@ inline bool is_contiguous(const Shape& sizes, const Shape& strides) {
     return true;
 }
 
-// Contiguous (row-major) strides for the given sizes.
+// Contiguous (row-major) strides for the given sizes. Sizes whose product
+// int64 cannot hold are only valid with an empty dimension, where no stride is
+// used: the strides then saturate at INT64_MAX rather than overflow.
 inline Shape contiguous_strides(const Shape& sizes) {
     Shape st(sizes.size(), 1);
-    for (size_t i = sizes.size(); i-- > 1;) st[i - 1] = st[i] * std::max<int64_t>(sizes[i], 1);
+    for (size_t i = sizes.size(); i-- > 1;)
+        if (__builtin_mul_overflow(st[i], std::max<int64_t>(sizes[i], 1), &st[i - 1]))
+            st[i - 1] = INT64_MAX;
     return st;
 }
 

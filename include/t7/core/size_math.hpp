@@ -56,9 +56,10 @@ inline void check_result_numel(const Shape& result, const Shape& a, const Shape&
 // strides >= 0): 1 + sum (size - 1) * stride, 0 for an empty shape.
 inline int64_t checked_extent(const Shape& sizes, const Shape& strides, const char* op) {
     if (sizes.empty()) return 0;
+    for (int64_t s : sizes)
+        if (s == 0) return 0; // no element: whatever the strides of the other dimensions
     int64_t last = 0;
     for (size_t d = 0; d < sizes.size(); ++d) {
-        if (sizes[d] == 0) return 0;
         int64_t reach;
         if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &reach) ||
             __builtin_add_overflow(last, reach, &last))

@@ -213,7 +213,9 @@ template <class T, class D>
     if (action == AssignAction::nothing) return;
     // Allocations (an empty destination, an aliasing temporary) go to that device.
     typename DeviceMemory<D>::Scope scope(device);
-    if (divisors) divisors(expr); // integer division by zero: before anything is written
+    const int64_t count = action == AssignAction::resize_then_run ? shape.numel() : dst.nElement();
+    // Integer division by zero, before anything is written (no element: no division).
+    if (divisors && count > 0) divisors(expr);
     if (action == AssignAction::resize_then_run)
         dst.resize(shape); // a fresh destination cannot overlap itself
     else

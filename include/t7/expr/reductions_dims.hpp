@@ -124,8 +124,7 @@ Tensor<U, D> kept_view(Tensor<U, D>& out, const MergedDims<T, D>& m, bool keepdi
 // out = f's reduction into a [kept..., 1] view of out; through a temporary
 // when out shares the input's storage (resizing out must not change what is read).
 template <class T, class D, class In, class F>
-Tensor<T, D>& reduce_dims_into(Tensor<T, D>& out, const MergedDims<In, D>& m, bool keepdim,
-                               F&& f) {
+Tensor<T, D>& reduce_dims_into(Tensor<T, D>& out, const MergedDims<In, D>& m, bool keepdim, F&& f) {
     if (out.storage().valid() && m.flat.storage().id() == out.storage().id()) {
         Tensor<T, D> tmp;
         Tensor<T, D> o = kept_view(tmp, m, keepdim);
@@ -208,31 +207,36 @@ template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& sum(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims,
                   bool keepdim = true) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "sum");
-    return detail::reduce_dims_into(out, m, keepdim, [&](Tensor<T, D>& o) { t7::sum(o, m.flat, m.last); });
+    return detail::reduce_dims_into(out, m, keepdim,
+                                    [&](Tensor<T, D>& o) { t7::sum(o, m.flat, m.last); });
 }
 template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& prod(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims,
-                  bool keepdim = true) {
+                   bool keepdim = true) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "prod");
-    return detail::reduce_dims_into(out, m, keepdim, [&](Tensor<T, D>& o) { t7::prod(o, m.flat, m.last); });
+    return detail::reduce_dims_into(out, m, keepdim,
+                                    [&](Tensor<T, D>& o) { t7::prod(o, m.flat, m.last); });
 }
 template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& mean(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims,
-                  bool keepdim = true) {
+                   bool keepdim = true) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "mean");
-    return detail::reduce_dims_into(out, m, keepdim, [&](Tensor<T, D>& o) { t7::mean(o, m.flat, m.last); });
+    return detail::reduce_dims_into(out, m, keepdim,
+                                    [&](Tensor<T, D>& o) { t7::mean(o, m.flat, m.last); });
 }
 template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& max(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims,
                   bool keepdim = true) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "max");
-    return detail::reduce_dims_into(out, m, keepdim, [&](Tensor<T, D>& o) { t7::max(o, m.flat, m.last); });
+    return detail::reduce_dims_into(out, m, keepdim,
+                                    [&](Tensor<T, D>& o) { t7::max(o, m.flat, m.last); });
 }
 template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& min(Tensor<T, D>& out, const E& e, std::initializer_list<int64_t> dims,
                   bool keepdim = true) {
     const auto m = detail::merge_dims(detail::reduction_input(e), dims, "min");
-    return detail::reduce_dims_into(out, m, keepdim, [&](Tensor<T, D>& o) { t7::min(o, m.flat, m.last); });
+    return detail::reduce_dims_into(out, m, keepdim,
+                                    [&](Tensor<T, D>& o) { t7::min(o, m.flat, m.last); });
 }
 template <class T, class D, ExpressionOrSelection E>
 Tensor<T, D>& norm(Tensor<T, D>& out, const E& e, double p, std::initializer_list<int64_t> dims,

@@ -15,17 +15,17 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <iomanip>
-#include <sstream>
-#include <utility>
 #include <limits>
-#include <cmath>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace t7 {
@@ -214,8 +214,8 @@ template <class = void>
 Dtype parse_descr(const std::string& d, const std::string& name, size_t at) {
     static constexpr std::string_view known[] = {"b1", "u1", "u2", "u4", "u8", "i1",
                                                  "i2", "i4", "i8", "f2", "f4", "f8"};
-    const bool order_ok = d.size() == 3 && (d[0] == '<' || d[0] == '>' || d[0] == '|' ||
-                                            d[0] == '=');
+    const bool order_ok =
+        d.size() == 3 && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=');
     const std::string_view body = order_ok ? std::string_view(d).substr(1) : std::string_view();
     if (std::find(std::begin(known), std::end(known), body) == std::end(known))
         fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d,
@@ -362,11 +362,15 @@ void decode(T* out, const char* in, int64_t n, const Dtype& dt, const Header& h,
 template <class T>
 Tensor<T> read_tensor(std::string_view bytes, const Header& h, const Dtype& dt,
                       const std::string& name) {
-    const bool no_elements = std::find(h.shape.begin(), h.shape.end(), 0) != h.shape.end();
-    const int64_t numel = no_elements ? 0 : detail::element_count(h.shape);
-    if (numel < 0)
+    // The other sizes' product is checked beside a zero too (NumPy: "array is too big").
+    std::vector<int64_t> counted;
+    for (int64_t s : h.shape)
+        if (s != 0) counted.push_back(s);
+    const bool no_elements = counted.size() != h.shape.size();
+    if (detail::element_count(counted) < 0)
         fail<IOError>(name, ": byte ", kMagicLen,
                       ": the shape's element count exceeds the limit of 2^48");
+    const int64_t numel = no_elements ? 0 : detail::element_count(counted);
     const size_t left = bytes.size() - h.data_at;
     if (uint64_t(numel) > left / dt.size)
         fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel, " elements need ",

@@ -1,5 +1,5 @@
-// Statistics over tensors: dist, histc, histogram (NumPy's), bhistc, renorm. (std, var, mean, cumsum, norm
-// live with the reductions in expr/reductions.hpp; cmax, cmin, lerp with the
+// Statistics over tensors: dist, histc, histogram (NumPy's), bhistc, renorm. (std, var, mean,
+// cumsum, norm live with the reductions in expr/reductions.hpp; cmax, cmin, lerp with the
 // element-wise functions in expr/operators.hpp; median and mode with sorting.)
 #pragma once
 

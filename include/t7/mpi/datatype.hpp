@@ -189,8 +189,19 @@ inline MPI_Datatype derived_type(const Layout& l, MPI_Datatype base, int64_t esi
     if (d > 0 && l.strides[d - 1] == 1) block = l.sizes[--d];
     bool built = false;
     auto step = [&](int count, int blocklen, MPI_Aint stride) {
-        check(MPI_Type_create_hvector(count, blocklen, stride, t, &next),
-              "MPI_Type_create_hvector");
+        if (stride == -1) {
+            // A 1-byte type walked backwards one byte at a time: Open MPI 4.1's
+            // hvector reads it forwards (checked: hvector(6, 1, -1, MPI_UINT8_T)
+            // sends 10 11 12 ..., stride -2 and wider types are right). The same
+            // layout as explicit displacements, one per element.
+            std::vector<MPI_Aint> at(static_cast<size_t>(count));
+            for (int i = 0; i < count; ++i) at[size_t(i)] = -MPI_Aint(i);
+            check(MPI_Type_create_hindexed_block(count, blocklen, at.data(), t, &next),
+                  "MPI_Type_create_hindexed_block");
+        } else {
+            check(MPI_Type_create_hvector(count, blocklen, stride, t, &next),
+                  "MPI_Type_create_hvector");
+        }
         if (built) MPI_Type_free(&t);
         t = next;
         built = true;

@@ -214,8 +214,8 @@ int64_t slice_dim(const Tensor<T, D>& x, int64_t dim, const char* op) {
 // k of topk (0 <= k <= n: none is an empty result) or kthvalue (1 <= k <= n).
 inline void check_k(const char* op, int64_t k, int64_t dim, int64_t n, int64_t lowest = 1) {
     if (k < lowest || k > n)
-        fail<IndexError>(op, ": k ", k, " out of range for dimension ", dim, " of size ", n,
-                         " (", lowest, " <= k <= ", n, ")");
+        fail<IndexError>(op, ": k ", k, " out of range for dimension ", dim, " of size ", n, " (",
+                         lowest, " <= k <= ", n, ")");
 }
 
 } // namespace t7::detail

@@ -314,7 +314,7 @@ private:
         // The update is the in-place one (x op= v) on the selection, with its
         // checks (integer division by zero) and its wrapping integer arithmetic.
         Tensor<T, D> sel = eval();
-        if (sel.dim() == 0) return *this;
+        if (sel.nElement() == 0) return *this; // nothing selected: nothing updated
         detail::update(name, sel, op, v);
         target_.maskedCopy(Leaf<uint8_t, D>(mask_bytes()), sel);
         return *this;

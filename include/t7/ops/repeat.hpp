@@ -23,9 +23,9 @@ inline Shape repeat_shape(const Shape& src, const Shape& reps) {
     Shape out(reps.size());
     const size_t lead = reps.size() - src.size();
     for (size_t d = 0; d < reps.size(); ++d) {
-        if (reps[d] < 1)
+        if (reps[d] < 0) // 0: an empty dimension (NumPy's tile)
             fail<ShapeError>("repeatTensor: repetition count ", reps[d], " at position ", d,
-                             " must be at least 1 (counts ", reps, ")");
+                             " must not be negative (counts ", reps, ")");
         out[d] = mul_size(reps[d], d < lead ? 1 : src[d - lead], "repeatTensor", "repeating size ",
                           src, " by ", reps);
     }

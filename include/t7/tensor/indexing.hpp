@@ -88,8 +88,8 @@ inline SliceWindow slice_window(const slice& sl, int64_t n, int64_t d) {
                          " for dimension ", d, " of size ", n);
     };
     if (step == 0) bad("has step 0");
-    const bool none_start = sl.start == slice::none, none_stop = sl.stop == slice::none ||
-                                                                sl.stop == slice::end;
+    const bool none_start = sl.start == slice::none,
+               none_stop = sl.stop == slice::none || sl.stop == slice::end;
     // Wrapped bounds; a none stop is one past the last element walked.
     int64_t s = none_start ? (step > 0 ? 0 : n - 1) : (sl.start < 0 ? sl.start + n : sl.start);
     int64_t e = none_stop ? (step > 0 ? n : -1) : (sl.stop < 0 ? sl.stop + n : sl.stop);

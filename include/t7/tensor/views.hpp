@@ -206,7 +206,7 @@ Tensor<T, D> Tensor<T, D>::flip(const Shape& dims) const {
     }
     for (size_t i = 0; i < dims.size(); ++i) {
         const size_t d = size_t(wrap_dim(dims[i], "flip"));
-        if (sizes_[d] == 0) continue; // nothing to walk
+        if (sizes_[d] == 0) continue;         // nothing to walk
         off += (sizes_[d] - 1) * strides_[d]; // the last element comes first
         st[d] = -strides_[d];
     }
