@@ -49,7 +49,7 @@ INTERNAL_NAMESPACES = {
     "red",      # the reduction descriptors (expr/reducers.hpp)
     "rng",      # the distributions shared with the GPU (math/distributions.hpp)
     "philox",   # the counter-based generator (math/philox.hpp)
-    "rt",       # the interface of the tensor7_cuda library (cuda/runtime.hpp)
+    "rt",       # the interface of the tensor7_cuda library (core/device_*.hpp)
     "eig",      # Eigen bindings
     "cublas",   # cuBLAS bindings
     "t7file",   # the .t7 reader and writer
