@@ -7,9 +7,10 @@
 #pragma once
 
 #include <t7/core/allocator.hpp>
+#include <t7/core/device_kernels.hpp>
+#include <t7/core/device_runtime.hpp>
 #include <t7/core/dtype.hpp>
 #include <t7/core/error.hpp>
-#include <t7/cuda/runtime.hpp>
 #include <t7/eval/thrust/config.hpp>
 #include <t7/eval/thrust/indexer.hpp>
 

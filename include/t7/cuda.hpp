@@ -20,6 +20,8 @@
 // Programs using CUDA tensors link tensor7_cuda (Meson: the tensor7_cuda dependency).
 #pragma once
 
+#include "core/device_kernels.hpp"
+#include "core/device_runtime.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/shape.hpp"
@@ -51,7 +53,6 @@
 #include "cuda/blas.hpp"
 #include "cuda/index_ops.hpp"
 #include "cuda/random.hpp"
-#include "cuda/runtime.hpp"
 #include "cuda/tensor.hpp"
 #include "ops/cat.hpp"
 #include "ops/members.hpp"

@@ -1,12 +1,12 @@
 // Raw memory per device: the one place that knows how a device allocates, fills
 // and copies bytes. Storage is written once against this interface. The CUDA
-// specialisation forwards to the precompiled GPU library (cuda/runtime.hpp,
+// specialisation forwards to the precompiled GPU library (device_runtime.hpp,
 // kernels/): only programs that create CUDA storages need to link it.
 #pragma once
 
-#include "../cuda/runtime.hpp"
 #include "allocator.hpp"
 #include "device.hpp"
+#include "device_runtime.hpp"
 
 #include <algorithm>
 #include <cstring>

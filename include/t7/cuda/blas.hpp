@@ -10,9 +10,10 @@
 // translation unit, host code included.
 #pragma once
 
+#include "../core/device_kernels.hpp"
+#include "../core/device_runtime.hpp"
 #include "../eval/thrust/indexer.hpp"
 #include "../math/blas.hpp"
-#include "runtime.hpp"
 
 #include <algorithm>
 #include <cstdint>

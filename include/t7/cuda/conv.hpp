@@ -6,9 +6,10 @@
 // (kernels/conv.cu) sums each output element's taps in the CPU's order.
 #pragma once
 
+#include "../core/device_kernels.hpp"
+#include "../core/device_runtime.hpp"
 #include "../math/conv.hpp"
 #include "index_ops.hpp"
-#include "runtime.hpp"
 
 namespace t7::detail {
 

@@ -11,12 +11,13 @@
 // a CPU mask on a CUDA tensor is a DeviceError too.
 #pragma once
 
+#include "../core/device_kernels.hpp"
+#include "../core/device_runtime.hpp"
 #include "../eval/thrust/indexer.hpp"
 #include "../expr/reductions.hpp"
 #include "../ops/checks.hpp"
 #include "../ops/members.hpp"
 #include "../tensor/copy.hpp"
-#include "runtime.hpp"
 
 #include <cstring>
 

@@ -12,9 +12,10 @@
 // compiled by g++ fills CUDA tensors as well.
 #pragma once
 
+#include "../core/device_kernels.hpp"
+#include "../core/device_runtime.hpp"
 #include "../eval/thrust/indexer.hpp"
 #include "../math/random.hpp"
-#include "runtime.hpp"
 
 #include <concepts>
 #include <type_traits>

@@ -3,9 +3,10 @@
 // values brought to the host with Torch7's footer for the CUDA type.
 #pragma once
 
+#include "../core/device_kernels.hpp"
+#include "../core/device_runtime.hpp"
 #include "../io/print.hpp"
 #include "../tensor/transfer.hpp"
-#include "runtime.hpp"
 
 #include <ostream>
 #include <string>

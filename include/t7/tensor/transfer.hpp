@@ -7,7 +7,8 @@
 // translation units alike. Only programs that call it link tensor7_cuda.
 #pragma once
 
-#include "../cuda/runtime.hpp"
+#include "../core/device_kernels.hpp"
+#include "../core/device_runtime.hpp"
 #include "../eval/thrust/indexer.hpp"
 #include "../iter/loop.hpp"
 #include "tensor.hpp"

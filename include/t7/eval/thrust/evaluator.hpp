@@ -11,7 +11,7 @@
 //   compile-time error saying so.
 #pragma once
 
-#include "../../cuda/runtime.hpp"
+#include "../../core/device_kernels.hpp"
 #include "../../expr/nodes.hpp"
 #include "../../expr/traverse.hpp"
 #include "indexer.hpp"

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "../../core/config.hpp"
+#include "../../core/device_kernels.hpp"
 #include "../../core/error.hpp"
-#include "../../cuda/runtime.hpp"
 #include "../../iter/loop.hpp"
 
 #include <array>

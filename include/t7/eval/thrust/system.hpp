@@ -11,8 +11,8 @@
 // is built one way or the other, never mixed.
 #pragma once
 
+#include "../../core/device_runtime.hpp"
 #include "../../core/error.hpp"
-#include "../../cuda/runtime.hpp"
 #include "config.hpp"
 
 #include <thrust/execution_policy.h>
