@@ -297,8 +297,12 @@ TEST_CASE("fromDLPack: byte_offset, strides, a scalar and an empty tensor") {
         CHECK(y.data() == mem.data() + 11);
         CHECK(y.storage().data() == mem.data()); // from the lowest element reached
         CHECK(values(y) == std::vector<double>{11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
-        IntTensor z = fromDLPack<int32_t>(foreign<int32_t>(mem.data() + 8, {3, 4}, {-4, 1}, c));
-        CHECK(values(z) == std::vector<double>{8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3});
+        {
+            IntTensor z = fromDLPack<int32_t>(foreign<int32_t>(mem.data() + 8, {3, 4}, {-4, 1}, c));
+            CHECK(values(z) == std::vector<double>{8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3});
+        }
+        CHECK(c.calls == 1); // z's; y's below
+        c.calls = 0;
     }
     SUBCASE("a size 0 anywhere keeps the shape; the data pointer may be null") {
         IntTensor y = fromDLPack<int32_t>(foreign<int32_t>(nullptr, {4, 0, 3}, {}, c));

@@ -346,7 +346,7 @@ TEST_CASE("npy: float16 files load as FloatTensor with exact values") {
                   fromNpy<float>(f2_file({0x3c00, 0x3c00}, "(3,)"));
               }),
               "truncated file: 3 elements need 6 bytes but only 4 are left"));
-    CHECK(fromNpy<float>(f2_file({}, "(0,)")).dim() == 0);
+    CHECK(fromNpy<float>(f2_file({}, "(0,)")).sizes() == Shape{0});
 }
 
 TEST_CASE_TEMPLATE("npy: loadNpyAny gives the file's own type", T, uint8_t, int8_t, int16_t,

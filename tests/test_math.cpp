@@ -35,7 +35,7 @@ TEST_CASE("zeros, ones, full: variadic sizes and Shape") {
     CHECK(values(f) == std::vector<double>(4, 2.5));
     CHECK(t7::full<uint8_t>({3}, 7).type() == "torch.ByteTensor");
     CHECK(t7::zeros<int64_t>(1, 2, 3, 4).isContiguous());
-    CHECK(t7::zeros<float>(0).sizes() == Shape{0}); // NumPy's: a dimension of size 0
+    CHECK(t7::zeros<float>(0).sizes() == t7::Shape{0}); // NumPy's: a dimension of size 0
     CHECK_THROWS_AS(t7::zeros<float>(2, -1), t7::ShapeError);
 }
 

@@ -527,7 +527,7 @@ TEST_CASE("expand: errors") {
     CHECK_THROWS_OP(r.expand(3, 3), ShapeError, "expand");
     // torch.range(1,3):view(3,1):expand(4,4) -- only singleton expansion
     CHECK_THROWS_OP(r.view(3, 1).expand(4, 4), ShapeError, "expand");
-    CHECK(r.view(30, 1).expand(30, 0).sizes() == Shape{30, 0}); // NumPy's broadcast_to
+    CHECK(r.view(3, 1).expand(3, 0).sizes() == Shape{3, 0}); // NumPy's broadcast_to
     CHECK_THROWS_OP(r.view(3, 1).expand(3, -2), ShapeError, "expand");
     CHECK_THROWS_OP(r.view(3, 1).expandAs(DoubleTensor(4, 4)), ShapeError, "expand");
     CHECK_THROWS_OP(r.expand(Shape{}), ShapeError, "expand");
