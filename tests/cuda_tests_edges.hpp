@@ -71,4 +71,29 @@ TEST_CASE("cuda: reversed views") {
     check_exact(s, [](int64_t i) { return double((2 - i / 2) * 4 + 3 - 2 * (i % 2)); });
 }
 
+TEST_CASE("cuda: products, indexed and gathering operations at the edges") {
+    // mm with an inner size 0 gives zeros; a reversed operand is read in its order
+    const DevT<float> c = t7::mm(DevT<float>(3, 0), DevT<float>(0, 4));
+    CHECK(c.sizes() == Shape{3, 4});
+    check_exact(c, [](int64_t) { return 0.0; });
+    const HostT<float> a = host<float>({2, 3}, [](int64_t i) { return double(i); });
+    const HostT<float> b = host<float>({3, 2}, [](int64_t i) { return double(i); });
+    // rows of a reversed: [2 1 0; 5 4 3] @ [0 1; 2 3; 4 5] = [2 5; 20 32]
+    const std::vector<double> ab{2, 5, 20, 32};
+    check_exact(DevT<float>(t7::mm(a.cuda().flip({1}), b.cuda())),
+                [&](int64_t i) { return ab[size_t(i)]; });
+    // an empty index picks nothing and writes nothing
+    const DevT<float> x = a.cuda();
+    const DevT<int64_t> none(0);
+    CHECK(x.index(0, none).sizes() == Shape{0, 3});
+    DevT<float> y = x.clone();
+    y.indexFill(1, none, 9.0f);
+    check_exact(y, [](int64_t i) { return double(i); });
+    CHECK(x.gather(1, DevT<int64_t>(2, 0)).sizes() == Shape{2, 0});
+    // gather along a reversed view
+    const HostT<int64_t> idx = host<int64_t>({2, 1}, [](int64_t) { return 0.0; });
+    check_exact(DevT<float>(x.flip({1}).gather(1, idx.cuda())),
+                [](int64_t i) { return i == 0 ? 2.0 : 5.0; });
+}
+
 } // namespace cuda_tests

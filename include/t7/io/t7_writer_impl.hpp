@@ -135,10 +135,6 @@ private:
 
     template <class T>
     void write_tensor(const Tensor<T>& t, const void* id) {
-        // Torch7 reads a negative stride as "contiguous": a reversed view is
-        // written as a copy of its values in its order.
-        if (std::any_of(t.strides().begin(), t.strides().end(), [](int64_t v) { return v < 0; }))
-            return write_tensor(t.clone(), id);
         const Storage<T>& s = t.storage();
         auto key = [&] {
             Key k{1, int64_t(type_index<T>()), s.valid() ? ptr(s.id()) : -ptr(id),
@@ -149,13 +145,19 @@ private:
         };
         if (!begin(kTorch, id, key)) return;
         Level level(depth_, 1);
-        write_class(t.typeName());
-        out_.write1<int32_t>(int32_t(t.dim()));
-        out_.write(t.sizes().data(), t.sizes().size());
-        out_.write(t.strides().data(), t.strides().size());
-        out_.write1<int64_t>(t.storageOffset() + 1);
-        if (s.valid())
-            write_storage(s, nullptr);
+        // Torch7 reads a negative stride as "contiguous": a reversed view is
+        // written as a copy of its values in its order (checked once per tensor
+        // written, not per reference to it).
+        const bool reversed =
+            std::any_of(t.strides().begin(), t.strides().end(), [](int64_t v) { return v < 0; });
+        const Tensor<T> w = reversed ? t.clone() : t;
+        write_class(w.typeName());
+        out_.write1<int32_t>(int32_t(w.dim()));
+        out_.write(w.sizes().data(), w.sizes().size());
+        out_.write(w.strides().data(), w.strides().size());
+        out_.write1<int64_t>(w.storageOffset() + 1);
+        if (w.storage().valid())
+            write_storage(w.storage(), nullptr);
         else
             out_.write1<int32_t>(kNil);
     }
