@@ -4,11 +4,11 @@
 // 512^3, 2048^3 (one round: slow), 8x30000 @ 30000x1000 (and the same with the
 // large operand transposed), mv 2048^2, bmm of 64 products of 64^3; float; at
 // 1 and 2 threads, on the machine as it is ("quiet") and with two busy sibling
-// processes (bench/busy_siblings.hpp). Every time is the best of `reps` rounds,
-// the four contenders interleaved round by round, 20 ms apart (libgomp's
-// threads spin for milliseconds after a region). Also the rate at which a
-// vectorised sum (one thread) reads the skinny product's large operand: the
-// skinny kernels' target is 70 % of it. Usage: bench_products [reps].
+// processes (bench/busy_siblings.hpp). Every time is the best of `reps` rounds
+// (a round: 1 to 200 calls, by size), the four contenders interleaved round by
+// round, 20 ms apart (libgomp's threads spin for milliseconds after a region). Also the rate at
+// which a vectorised sum (one thread) reads the skinny product's large operand: the skinny kernels'
+// target is 70 % of it. Usage: bench_products [reps].
 #include "busy_siblings.hpp"
 #include "timing.hpp"
 
@@ -46,6 +46,7 @@ struct Row {
     std::string name;
     std::function<void()> t7, eigen; // one call each
     int reps = 0;                    // 0: the command line's
+    int inner = 1;                   // calls a round (small products: many)
 };
 
 } // namespace
@@ -65,11 +66,11 @@ int main(int argc, char** argv) {
     using bench::keep;
     std::vector<Row> rows = {
         {"mm 64^3", [&] { c64 = t7::mm(a64, b64); },
-         [&] { Map(c64.data(), 64, 64).noalias() = cmap(a64) * cmap(b64); }},
+         [&] { Map(c64.data(), 64, 64).noalias() = cmap(a64) * cmap(b64); }, 0, 200},
         {"mm 512^3", [&] { c512 = t7::mm(a512, b512); },
-         [&] { Map(c512.data(), 512, 512).noalias() = cmap(a512) * cmap(b512); }},
+         [&] { Map(c512.data(), 512, 512).noalias() = cmap(a512) * cmap(b512); }, 0, 5},
         {"mm 2048^3 (1 round)", [&] { c2k = t7::mm(a2k, b2k); },
-         [&] { Map(c2k.data(), 2048, 2048).noalias() = cmap(a2k) * cmap(b2k); }, 1},
+         [&] { Map(c2k.data(), 2048, 2048).noalias() = cmap(a2k) * cmap(b2k); }, 1, 1},
         {"mm 8x30000 @ 30000x1000", [&] { y8 = t7::mm(x8, w); },
          [&] { Map(y8.data(), 8, 1000).noalias() = cmap(x8) * cmap(w); }},
         {"mm 8x30000 @ (1000x30000)^T", [&] { y8 = t7::mm(x8, wt.t()); },
@@ -78,13 +79,15 @@ int main(int argc, char** argv) {
          [&] {
              Eigen::Map<Eigen::VectorXf>(y2k.data(), 2048).noalias() =
                  cmap(a2k) * Eigen::Map<const Eigen::VectorXf>(v2k.data(), 2048);
-         }},
+         },
+         0, 20},
         {"bmm 64 x 64^3", [&] { cb = t7::bmm(ba, bb); },
          [&] {
              for (int q = 0; q < 64; ++q)
                  Map(cb.data() + q * 4096, 64, 64).noalias() =
                      CMap(ba.data() + q * 4096, 64, 64) * CMap(bb.data() + q * 4096, 64, 64);
-         }},
+         },
+         0, 10},
     };
 
     // The rate at which one thread's vectorised sum reads w (the skinny row's B).
@@ -100,15 +103,16 @@ int main(int argc, char** argv) {
         bench::BusySiblings siblings;
         if (busy) siblings.start(busy);
         for (const Row& r : rows) {
-            auto at = [](int threads, const std::function<void()>& f) {
-                return std::function<void()>([threads, &f] {
+            auto at = [&r](int threads, const std::function<void()>& f) {
+                return std::function<void()>([threads, &f, &r] {
                     t7::setNumThreads(threads);
                     Eigen::setNbThreads(threads);
-                    f();
+                    for (int i = 0; i < r.inner; ++i) f();
                 });
             };
-            const auto t = bench::race({at(1, r.t7), at(2, r.t7), at(1, r.eigen), at(2, r.eigen)},
-                                       r.reps ? r.reps : reps, 1, std::chrono::milliseconds(20));
+            auto t = bench::race({at(1, r.t7), at(2, r.t7), at(1, r.eigen), at(2, r.eigen)},
+                                 r.reps ? r.reps : reps, 1, std::chrono::milliseconds(20));
+            for (double& x : t) x /= r.inner;
             std::printf("| %s | %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |\n", r.name.c_str(),
                         busy ? "busy" : "quiet", t[0] * 1e3, t[1] * 1e3, t[1] / t[0], t[2] * 1e3,
                         t[3] * 1e3, t[3] / t[2]);
