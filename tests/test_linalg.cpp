@@ -286,6 +286,17 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
             check(bt.t(), a.t()); // C's columns few: the same, transposed
             check(b.t(), a.t());
         }
+    // B split into blocks of rows (k >= 512), their partial results summed in order
+    for (int64_t s : {1, 8, 16})
+        for (int64_t k : {512, 1100}) {
+            auto a = random_matrix<T>(s, k), b = random_matrix<T>(k, 70);
+            check(a, b);
+            check(b.t(), a.t());
+            auto c = random_matrix<T>(s, 70);
+            auto r = at_1_and_2([&] { return t7::addmm(0.5, c, 2.0, a, b); });
+            auto want = t7::DoubleTensor(ref_mm(a, b) * 2.0 + t7::cast<double>(c) * 0.5);
+            CHECK(max_diff(r, want) < tol * double(k));
+        }
     // a large operand of no unit stride, and one past two strips of packets
     auto big = random_matrix<T>(80, 202);
     check(random_matrix<T>(5, 40), big(t7::slice(0, 80, 2), t7::slice(0, 202, 2)));

@@ -394,10 +394,34 @@ private:
         };
         if (B.cs == 1) { // rows of B: strips of 2 packets
             constexpr int64_t W = 2 * packet_size<T>;
-            return run((n + W - 1) / W, [&](int64_t s0, int64_t s1, int64_t) {
-                skinny_axpy(s0, s1, alpha, A.data, A.rs, A.cs, B.data, B.rs, m, n, k, beta, C.data,
-                            C.rs, C.cs);
+            const int64_t strips = (n + W - 1) / W;
+            // Blocks of B's rows, each into its own partial C, when these stay
+            // small: each block reads whole rows (a part of the columns reads
+            // short runs of each row, which two threads read slower than one
+            // reads all). Fixed by the shape: the same bits at any thread count.
+            const int64_t blocks = std::min({k / skinny_k_block, skinny_k_blocks,
+                                             skinny_partial_bytes / (m * n * int64_t(sizeof(T)))});
+            if (blocks < 2)
+                return run(strips, [&](int64_t s0, int64_t s1, int64_t) {
+                    skinny_axpy(s0, s1, alpha, A.data, A.rs, A.cs, B.data, B.rs, m, n, k, beta,
+                                C.data, C.rs, C.cs);
+                });
+            std::vector<T> part(size_t(blocks * m * n));
+            run(blocks, [&](int64_t q0, int64_t q1, int64_t) {
+                for (int64_t q = q0; q < q1; ++q) {
+                    const int64_t p0 = k * q / blocks, p1 = k * (q + 1) / blocks;
+                    skinny_axpy(0, strips, T(1), A.data + p0 * A.cs, A.rs, A.cs, B.data + p0 * B.rs,
+                                B.rs, m, n, p1 - p0, T(0), part.data() + q * m * n, n, 1);
+                }
             });
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                    T v = part[size_t(i * n + j)];
+                    for (int64_t q = 1; q < blocks; ++q) v += part[size_t((q * m + i) * n + j)];
+                    T& o = C.data[i * C.rs + j * C.cs];
+                    o = beta == T(0) ? alpha * v : alpha * v + beta * o;
+                }
+            return;
         }
         // Columns of B (unit row stride): A's rows copied, zero-padded to packets.
         constexpr int64_t S = packet_size<T>;

@@ -23,6 +23,16 @@
 #include <cstdint>
 #include <vector>
 
+// Full unrolling of a register tile's loops over its rows and columns (at -O2
+// GCC keeps the loops, and the accumulators in memory: 2x slower).
+#if defined(__clang__)
+#define T7_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define T7_UNROLL _Pragma("GCC unroll 16")
+#else
+#define T7_UNROLL
+#endif
+
 namespace t7::detail::eig {
 
 namespace pk = Eigen::internal;
@@ -61,6 +71,12 @@ inline constexpr int64_t skinny_depth = 16;
 // each page: measured 8x30000 @ (1000x30000)^T, 15 ms without, 10 ms with).
 inline constexpr int64_t skinny_dot_bytes = 16384;
 inline constexpr int64_t skinny_dot_prefetch = 1024;
+// The axpy kernel's blocks of rows of B when B is split by rows (blas.hpp):
+// at least skinny_k_block rows each, at most skinny_k_blocks of them, and
+// their partial results (m x n each) at most skinny_partial_bytes in all.
+inline constexpr int64_t skinny_k_block = 256;
+inline constexpr int64_t skinny_k_blocks = 16;
+inline constexpr int64_t skinny_partial_bytes = int64_t(4) << 20;
 // C's rows at most for the skinny kernels (register tiles of 8, 4, 2, 1 rows).
 inline constexpr int64_t skinny_max = 16;
 
@@ -73,6 +89,7 @@ template <class T, int MR>
     using P = Packet<T>;
     constexpr int S = packet_size<T>;
     P acc0[MR], acc1[MR];
+    T7_UNROLL
     for (int r = 0; r < MR; ++r) {
         acc0[r] = pk::ploadu<P>(tile + r * 2 * S);
         acc1[r] = pk::ploadu<P>(tile + r * 2 * S + S);
@@ -80,12 +97,14 @@ template <class T, int MR>
     for (int64_t p = 0; p < kc; ++p) {
         const T* bp = b + p * ldb;
         const P b0 = pk::ploadu<P>(bp), b1 = pk::ploadu<P>(bp + S);
+        T7_UNROLL
         for (int r = 0; r < MR; ++r) {
             const P av = pk::pset1<P>(a[r * ars + p * acs]);
             acc0[r] = pk::pmadd(av, b0, acc0[r]);
             acc1[r] = pk::pmadd(av, b1, acc1[r]);
         }
     }
+    T7_UNROLL
     for (int r = 0; r < MR; ++r) {
         pk::pstoreu(tile + r * 2 * S, acc0[r]);
         pk::pstoreu(tile + r * 2 * S + S, acc1[r]);
@@ -170,22 +189,31 @@ template <class T, int MR, int NC>
     using P = Packet<T>;
     constexpr int S = packet_size<T>;
     P acc[MR][NC];
-    for (int r = 0; r < MR; ++r)
+    T7_UNROLL
+    for (int r = 0; r < MR; ++r) {
+        T7_UNROLL
         for (int j = 0; j < NC; ++j) acc[r][j] = pk::pset1<P>(T(0));
+    }
     for (int64_t p = 0; p < kp; p += S) {
         P bv[NC];
+        T7_UNROLL
         for (int j = 0; j < NC; ++j) {
             bv[j] = pk::ploadu<P>(b + j * ldb + p);
             prefetch_at(b + j * ldb + p, skinny_dot_prefetch);
         }
+        T7_UNROLL
         for (int r = 0; r < MR; ++r) {
             P av = pk::ploadu<P>(a + r * lda + p);
             keep_in_register(av);
+            T7_UNROLL
             for (int j = 0; j < NC; ++j) acc[r][j] = pk::pmadd(av, bv[j], acc[r][j]);
         }
     }
-    for (int r = 0; r < MR; ++r)
+    T7_UNROLL
+    for (int r = 0; r < MR; ++r) {
+        T7_UNROLL
         for (int j = 0; j < NC; ++j) out[r * NC + j] = pk::predux(acc[r][j]);
+    }
 }
 
 // Rows [0, m) of NC columns of B: groups of 8, 4, 2, 1 rows of A.
@@ -257,3 +285,5 @@ void skinny_dot(int64_t g0, int64_t g1, T alpha, const T* a, int64_t lda, int64_
 }
 
 } // namespace t7::detail::eig
+
+#undef T7_UNROLL
