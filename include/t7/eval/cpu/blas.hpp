@@ -304,26 +304,33 @@ private:
 
     // C = beta C + alpha A B, its parts on the pool when `threaded` (else all on
     // the calling thread): C normalised to row order, A and B to a unit stride;
-    // then the skinny kernels when C has at most 16 rows or columns, else the
+    // then the skinny kernels when C has 2 to 16 rows or columns, else the
     // parts of eig::gemm_parts, each one single-threaded GEMM.
     template <class T>
     static void gemm_impl(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
                           bool threaded) {
+        if constexpr (int_type<T>)
+            eig::int_gemm(alpha, A, B, beta, C);
+        else
+            float_gemm(alpha, A, B, beta, C, threaded);
+    }
+
+    // gemm_impl for floating types (apart: no Eigen kernel is instantiated for
+    // the integer types).
+    template <class T>
+    static void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
+                           bool threaded) {
         using namespace eig;
-        if constexpr (int_type<T>) {
-            int_gemm(alpha, A, B, beta, C);
-            return;
-        }
         if (C.rows == 0 || C.cols == 0) return;
         const Order oc = order(C);
         if (oc == Order::col) // C^T = B^T A^T with C^T row-major
-            return gemm_impl(alpha, B.t(), A.t(), beta, C.t(), threaded);
+            return float_gemm(alpha, B.t(), A.t(), beta, C.t(), threaded);
         if (oc == Order::none) { // into a contiguous temporary, then back
             RowMatrix<T> tmp(C.rows, C.cols);
             for (int64_t i = 0; i < C.rows && beta != T(0); ++i)
                 for (int64_t j = 0; j < C.cols; ++j) tmp(i, j) = C.data[i * C.rs + j * C.cs];
-            gemm_impl(alpha, A, B, beta, MatRef<T>{tmp.data(), C.rows, C.cols, C.cols, 1},
-                      threaded);
+            float_gemm(alpha, A, B, beta, MatRef<T>{tmp.data(), C.rows, C.cols, C.cols, 1},
+                       threaded);
             for (int64_t i = 0; i < C.rows; ++i)
                 for (int64_t j = 0; j < C.cols; ++j) C.data[i * C.rs + j * C.cs] = tmp(i, j);
             return;
