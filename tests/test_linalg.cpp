@@ -5,6 +5,9 @@
 #include "linalg_util.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
 #include <string>
 
 using namespace linalg_util;
@@ -230,4 +233,115 @@ TEST_CASE("products give the same values on 1 and 2 threads") {
     auto two = t7::mm(a, b);
     t7::setNumThreads(saved);
     CHECK(max_diff(one, two) < 1e-10);
+}
+
+// ---- the products on tensor7's pool (issue 43) -----------------------------------------
+
+namespace {
+// The thread count, restored when a test case ends however it ends.
+struct KeepThreads {
+    int before = t7::getNumThreads();
+    ~KeepThreads() { t7::setNumThreads(before); }
+};
+template <class T>
+bool same_bits(const t7::Tensor<T>& a, const t7::Tensor<T>& b) {
+    const t7::Tensor<T> ca = a.contiguous(), cb = b.contiguous();
+    return a.sizes() == b.sizes() &&
+           std::memcmp(ca.data(), cb.data(), size_t(ca.nElement()) * sizeof(T)) == 0;
+}
+// f() at 1 and at 2 threads: the same bits; returns the first.
+template <class F>
+auto at_1_and_2(F&& f) {
+    KeepThreads keep;
+    t7::setNumThreads(1);
+    auto one = f();
+    t7::setNumThreads(2);
+    CHECK(same_bits(one, f()));
+    return one;
+}
+} // namespace
+
+// The skinny kernels (C of at most 16 rows or columns: the large operand read
+// once, row-major or column-major), the parts of a large product, the matrix-
+// vector family on them; against reference loops, with the same bits at 1 and 2
+// threads, and Eigen's own thread count (the user's) left as it was.
+TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, float, double) {
+    const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-12;
+    t7::manualSeed(43);
+    const int eigen_threads = Eigen::nbThreads();
+    Eigen::setNbThreads(3); // the user's, whatever t7's thread count
+    auto check = [&](const t7::Tensor<T>& a, const t7::Tensor<T>& b) {
+        CAPTURE(a.sizes());
+        CAPTURE(b.sizes());
+        const auto c = at_1_and_2([&] { return t7::mm(a, b); });
+        CHECK(max_diff(c, ref_mm(a, b)) < tol * double(a.size(1) + 1));
+    };
+    for (int64_t s = 1; s <= 17; ++s)
+        for (int64_t k : {1, 7, 37, 300}) {
+            if (s > 3 && s != 8 && s != 9 && s < 15 && k != 37) continue;
+            auto a = random_matrix<T>(s, k), b = random_matrix<T>(k, 100);
+            auto bt = random_matrix<T>(100, k).t();
+            check(a, b); // C's rows few: B row-major (axpy) and column-major (dot)
+            check(a, bt);
+            check(bt.t(), a.t()); // C's columns few: the same, transposed
+            check(b.t(), a.t());
+        }
+    // B split into blocks of rows (k >= 512), their partial results summed in order
+    for (int64_t s : {1, 8, 16})
+        for (int64_t k : {512, 1100}) {
+            auto a = random_matrix<T>(s, k), b = random_matrix<T>(k, 70);
+            check(a, b);
+            check(b.t(), a.t());
+            auto c = random_matrix<T>(s, 70);
+            auto r = at_1_and_2([&] { return t7::addmm(0.5, c, 2.0, a, b); });
+            auto want = t7::DoubleTensor(ref_mm(a, b) * 2.0 + t7::cast<double>(c) * 0.5);
+            CHECK(max_diff(r, want) < tol * double(k));
+        }
+    // a large operand of no unit stride, and one past two strips of packets
+    auto big = random_matrix<T>(80, 202);
+    check(random_matrix<T>(5, 40), big(t7::slice(0, 80, 2), t7::slice(0, 202, 2)));
+    check(random_matrix<T>(3, 33), random_matrix<T>(33, 65));
+    // parts of rows (m >= n) and of columns, with every transposition
+    for (auto [m, n, k] : {std::array<int64_t, 3>{257, 250, 100}, {120, 300, 200}}) {
+        auto a = random_matrix<T>(m, k), b = random_matrix<T>(k, n);
+        check(a, b);
+        check(random_matrix<T>(k, m).t(), random_matrix<T>(n, k).t());
+    }
+    // into a transposed destination (the pending product's strided path)
+    auto a = random_matrix<T>(9, 50), b = random_matrix<T>(50, 70);
+    t7::Tensor<T> yt = t7::zeros<T>(70, 9).t();
+    yt = t7::mm(a, b);
+    CHECK(max_diff(yt, ref_mm(a, b)) < tol * 51);
+    // beta 0 ignores NaN in C; k = 0 leaves beta C
+    for (auto [m, n, k] : {std::array<int64_t, 3>{4, 100, 30}, {140, 130, 240}}) {
+        auto nan = t7::full<T>({m, n}, std::numeric_limits<T>::quiet_NaN());
+        auto x = random_matrix<T>(m, k), y = random_matrix<T>(k, n);
+        auto r = at_1_and_2([&] { return t7::addmm(0.0, nan, 2.0, x, y); });
+        CHECK(max_diff(r, t7::DoubleTensor(ref_mm(x, y) * 2.0)) < tol * double(k));
+        auto c = random_matrix<T>(m, n);
+        auto e = t7::addmm(3.0, c, 1.0, t7::Tensor<T>(m, 0), t7::Tensor<T>(0, n));
+        CHECK(max_diff(e, t7::Tensor<T>(c * T(3))) == 0);
+    }
+    // mv on a large matrix, row- and column-major; addmv with NaN at beta 0
+    auto m = random_matrix<T>(1000, 77), v = random_matrix<T>(77, 1);
+    auto mt = random_matrix<T>(77, 1000).t();
+    for (auto* x : {&m, &mt}) {
+        auto y = at_1_and_2([&] { return t7::mv(*x, v.select(1, 0)); });
+        CHECK(max_diff(y.view({1000, 1}), ref_mm(*x, v)) < tol * 78);
+        auto nan = t7::full<T>({1000}, std::numeric_limits<T>::quiet_NaN());
+        auto z = t7::addmv(0.0, nan, 1.0, *x, v.select(1, 0));
+        CHECK(max_diff(z.view({1000, 1}), ref_mm(*x, v)) < tol * 78);
+    }
+    // bmm: small matrices one per thread, large ones each on the pool
+    for (auto [q, r, c, k] : {std::array<int64_t, 4>{5, 20, 30, 40}, {2, 140, 130, 240}}) {
+        t7::Tensor<T> x(q, r, k), y(q, k, c);
+        x.uniform(-1, 1);
+        y.uniform(-1, 1);
+        auto z = at_1_and_2([&] { return t7::Tensor<T>(t7::bmm(x, y)); });
+        for (int64_t i = 0; i < q; ++i)
+            CHECK(max_diff(z[i], ref_mm(t7::Tensor<T>(x[i]), t7::Tensor<T>(y[i]))) <
+                  tol * double(k));
+    }
+    CHECK(Eigen::nbThreads() == 3);
+    Eigen::setNbThreads(eigen_threads);
 }

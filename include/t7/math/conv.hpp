@@ -196,7 +196,6 @@ Tensor<T, CPU> conv_run(const ConvPlan& p, const Tensor<T, CPU>& x, const Tensor
         }
         // Many output maps over the same taps: im2col blocks and a matrix product.
         if (p.sum && p.maps >= 4 && taps * n <= (int64_t(1) << 22)) {
-            eig::sync_threads();
             const int64_t threads = getNumThreads();
             int64_t nb = std::clamp<int64_t>((int64_t(1) << 17) / (taps * n), 1, rows);
             nb = std::min(nb, (rows + threads - 1) / threads);

@@ -40,9 +40,9 @@ public:
     }
     void block(int64_t batch, int64_t r0, int64_t r1, int64_t c0, int64_t c1, void* buf,
                int64_t ld) const override {
-        Blas<D>::gemm_unsynced(alpha_, sub(a_, batch, r0, r1, 0, a_.size(-1)),
-                               sub(b_, batch, 0, b_.size(-2), c0, c1), beta_,
-                               out(buf, batch, r0, r1, c0, c1, ld));
+        Blas<D>::gemm_here(alpha_, sub(a_, batch, r0, r1, 0, a_.size(-1)),
+                           sub(b_, batch, 0, b_.size(-2), c0, c1), beta_,
+                           out(buf, batch, r0, r1, c0, c1, ld));
     }
     bool reads(const void* lo, const void* hi) const override {
         return touches(a_, lo, hi) || touches(b_, lo, hi) || (beta_ != T(0) && touches(c_, lo, hi));

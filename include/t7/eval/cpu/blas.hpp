@@ -11,6 +11,7 @@
 #include "../../iter/loop.hpp"
 #include "../../iter/parallel.hpp"
 #include "../../math/blas.hpp"
+#include "gemm_kernels.hpp"
 
 #include <Eigen/Core>
 
@@ -107,10 +108,64 @@ void int_gemm(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, T bet
     }
 }
 
-// Eigen's GEMM threads follow t7::setNumThreads (called outside parallel regions).
+// Eigen's own threads follow t7::setNumThreads (called outside parallel
+// regions): for the decompositions of math/linalg.hpp, which Eigen runs whole.
+// The products never use them (gemm_serial).
 inline void sync_threads() {
     const int n = getNumThreads();
     if (Eigen::nbThreads() != n) Eigen::setNbThreads(n);
+}
+
+// Leading dimension of a matrix of order row or col, as Eigen maps it.
+template <class T>
+int64_t lead(const MatRef<T>& m) {
+    if (order(m) == Order::row) return m.rows == 1 ? m.cols : m.rs;
+    return m.cols == 1 ? m.rows : m.cs;
+}
+
+// C += alpha A B on the calling thread, never with an OpenMP team: C of order
+// row, A and B of order row or col (not none); m, n, k > 0. A vector result or a
+// tiny product through Eigen's expressions (GEMV and the coefficient loop,
+// never threaded); any other through gemm_call (gemm_kernels.hpp).
+template <class T>
+void gemm_serial(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, const MatRef<T>& C) {
+    const int64_t m = C.rows, n = C.cols, k = A.cols;
+    if (m == 1 || n == 1 || m + n + k < 20) {
+        auto c = row_map(C);
+        with_map(A, [&](const auto& a) {
+            with_map(B, [&](const auto& b) { c.noalias() += alpha * a * b; });
+        });
+        return;
+    }
+    constexpr int R = Eigen::RowMajor, K = Eigen::ColMajor;
+    const bool ar = order(A) == Order::row, br = order(B) == Order::row;
+    const int64_t la = lead(A), lb = lead(B), lc = m == 1 ? n : C.rs;
+    if (ar && br)
+        gemm_call<T, R, R>(m, n, k, alpha, A.data, la, B.data, lb, C.data, lc);
+    else if (ar)
+        gemm_call<T, R, K>(m, n, k, alpha, A.data, la, B.data, lb, C.data, lc);
+    else if (br)
+        gemm_call<T, K, R>(m, n, k, alpha, A.data, la, B.data, lb, C.data, lc);
+    else
+        gemm_call<T, K, K>(m, n, k, alpha, A.data, la, B.data, lb, C.data, lc);
+}
+
+// A product's work (multiply-adds) per part, and parts at most: a product of
+// m n k multiply-adds is cut into parts of rows of C (columns when n > m), as
+// many as fixed by its shape alone (so that its bits do not depend on the
+// thread count), each one gemm_serial, which packs its own block of A (or B)
+// and all of B (or A): few parts, each long enough for that repacking to cost
+// little. Below gemm_part_work * 2 (about 128^3) one part: on the calling thread.
+inline constexpr int64_t gemm_part_work = int64_t(1) << 21;
+inline constexpr int64_t gemm_max_parts = 8;
+// Multiply-adds of about 5 us on one thread (the pool's grain): a product of
+// fewer than 8 of them wakes no sleeping pool thread.
+inline constexpr int64_t gemm_grain_work = int64_t(1) << 17;
+
+inline int64_t gemm_parts(int64_t m, int64_t n, int64_t k) {
+    const double work = double(m) * double(n) * double(k);
+    const int64_t by_work = int64_t(std::min(work / double(gemm_part_work), 1e9));
+    return std::clamp<int64_t>(std::min(by_work, std::max(m, n) / 64), 1, gemm_max_parts);
 }
 
 } // namespace eig
@@ -119,61 +174,29 @@ template <>
 struct Blas<CPU> {
     // C = beta C + alpha A B (C is m x n, A m x k, B k x n). C must not overlap A or
     // B; beta == 0 ignores C's values (BLAS semantics: NaN there does not leak).
+    // On tensor7's pool (gemm_impl), never with Eigen's OpenMP threads.
     template <class T>
     static void gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
         require_eigen_type<T>("matrix product");
-        if constexpr (eigen_type<T>) {
-            eig::sync_threads();
-            gemm_impl(alpha, A, B, beta, C);
-        }
+        if constexpr (eigen_type<T>) gemm_impl(alpha, A, B, beta, C, true);
     }
 
-    // gemm leaving Eigen's thread count as it is: for a caller that has set it
-    // (Eigen stays single-threaded inside a parallel region, e.g. a panel of a
-    // pending product, eval/cpu/product_blocks.hpp).
+    // gemm on the calling thread alone: for a part of a larger parallel loop
+    // (a block of a pending product, eval/cpu/product_blocks.hpp).
     template <class T>
-    static void gemm_unsynced(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
+    static void gemm_here(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
         require_eigen_type<T>("matrix product");
-        if constexpr (eigen_type<T>) gemm_impl(alpha, A, B, beta, C);
+        if constexpr (eigen_type<T>) gemm_impl(alpha, A, B, beta, C, false);
     }
 
-    // y = beta y + alpha A x (A m x n).
+    // y = beta y + alpha A x (A m x n): gemm's paths with x and y as one-column
+    // matrices (the skinny kernels for a large A, on the pool).
     template <class T>
     static void gemv(T alpha, MatRef<const T> A, VecRef<const T> x, T beta, VecRef<T> y) {
         require_eigen_type<T>("matrix-vector product");
-        if constexpr (int_type<T>) { // wrapping, y as an n x 1 matrix
-            eig::int_gemm(alpha, A, MatRef<const T>{x.data, x.n, 1, x.inc, 1}, beta,
-                          MatRef<T>{y.data, y.n, 1, y.inc, 1});
-        } else if constexpr (eigen_type<T>) {
-            using namespace eig;
-            sync_threads();
-            RowMatrix<T> ta;
-            if (order(A) == Order::none) {
-                ta = gather(A);
-                A = ref(ta);
-            }
-            Vector<T> tx;
-            if (x.inc != 1 && x.n > 1) {
-                tx = gather(x);
-                x = {tx.data(), x.n, 1};
-            }
-            Vector<T> ty;
-            VecRef<T> out = y;
-            if (y.inc != 1 && y.n > 1) {
-                ty = Vector<T>(y.n);
-                for (int64_t i = 0; i < y.n && beta != T(0); ++i) ty(i) = y.data[i * y.inc];
-                out = {ty.data(), y.n, 1};
-            }
-            Eigen::Map<const Vector<T>> xm(x.data, x.n);
-            Eigen::Map<Vector<T>> ym(out.data, out.n);
-            if (beta == T(0))
-                ym.setZero();
-            else if (beta != T(1))
-                ym *= beta;
-            with_map(A, [&](const auto& a) { ym.noalias() += alpha * a * xm; });
-            if (out.data != y.data)
-                for (int64_t i = 0; i < y.n; ++i) y.data[i * y.inc] = ty(i);
-        }
+        if constexpr (eigen_type<T>)
+            gemm_impl(alpha, A, MatRef<const T>{x.data, x.n, 1, x.inc, 1}, beta,
+                      MatRef<T>{y.data, y.n, 1, y.inc, 1}, true);
     }
 
     // M = beta M + alpha x y^T (M m x n); beta == 0 ignores M's values.
@@ -237,24 +260,28 @@ struct Blas<CPU> {
                              const Shape& sc) {
         require_eigen_type<T>("batched matrix product");
         if constexpr (eigen_type<T>) {
-            eig::sync_threads();
             const iter::Loop<3> L = iter::make_loop<3>(batch, {&sa, &sb, &sc}, false);
-            // Small matrices: one per thread. Large ones: Eigen threads each product.
-            const bool per_thread = L.numel > 1 && A.rows * A.cols * B.cols < 96 * 96 * 96;
+            // Small matrices: several per thread, each on one. Large ones (more than
+            // one part, eig::gemm_parts): one after the other, each on the pool.
+            const int64_t m = C.rows, n = C.cols, k = A.cols;
+            const bool per_thread = eig::gemm_parts(m, n, k) == 1;
             auto body = [&](int64_t b, int64_t e, int64_t) {
-                iter::for_each_run(L, b, e, [&](const std::array<int64_t, 3>& off, int64_t n) {
-                    for (int64_t j = 0; j < n; ++j) {
+                iter::for_each_run(L, b, e, [&](const std::array<int64_t, 3>& off, int64_t run) {
+                    for (int64_t j = 0; j < run; ++j) {
                         MatRef<const T> a = A, bb = B;
                         MatRef<T> c = C;
                         a.data += off[0] + j * L.inner_stride(0);
                         bb.data += off[1] + j * L.inner_stride(1);
                         c.data += off[2] + j * L.inner_stride(2);
-                        gemm_impl(alpha, a, bb, beta, c);
+                        gemm_impl(alpha, a, bb, beta, c, !per_thread);
                     }
                 });
             };
             if (per_thread)
-                iter::parallel_for(L.numel, 1, body);
+                iter::parallel_split(L.numel,
+                                     int64_t(double(L.numel) * double(m) * double(n) *
+                                             double(k + 1) / double(eig::gemm_grain_work)),
+                                     body);
             else
                 body(0, L.numel, 0);
         }
@@ -275,22 +302,35 @@ private:
                             " (Half products run on CUDA tensors; convert with to<float>())");
     }
 
-    // gemm without syncing Eigen's thread count (batched_gemm calls it from its threads).
+    // C = beta C + alpha A B, its parts on the pool when `threaded` (else all on
+    // the calling thread): C normalised to row order, A and B to a unit stride;
+    // then the skinny kernels when C has 2 to 16 rows or columns, else the
+    // parts of eig::gemm_parts, each one single-threaded GEMM.
     template <class T>
-    static void gemm_impl(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
+    static void gemm_impl(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
+                          bool threaded) {
+        if constexpr (int_type<T>)
+            eig::int_gemm(alpha, A, B, beta, C);
+        else
+            float_gemm(alpha, A, B, beta, C, threaded);
+    }
+
+    // gemm_impl for floating types (apart: no Eigen kernel is instantiated for
+    // the integer types).
+    template <class T>
+    static void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
+                           bool threaded) {
         using namespace eig;
-        if constexpr (int_type<T>) {
-            int_gemm(alpha, A, B, beta, C);
-            return;
-        }
+        if (C.rows == 0 || C.cols == 0) return;
         const Order oc = order(C);
         if (oc == Order::col) // C^T = B^T A^T with C^T row-major
-            return gemm_impl(alpha, B.t(), A.t(), beta, C.t());
+            return float_gemm(alpha, B.t(), A.t(), beta, C.t(), threaded);
         if (oc == Order::none) { // into a contiguous temporary, then back
             RowMatrix<T> tmp(C.rows, C.cols);
             for (int64_t i = 0; i < C.rows && beta != T(0); ++i)
                 for (int64_t j = 0; j < C.cols; ++j) tmp(i, j) = C.data[i * C.rs + j * C.cs];
-            gemm_impl(alpha, A, B, beta, MatRef<T>{tmp.data(), C.rows, C.cols, C.cols, 1});
+            float_gemm(alpha, A, B, beta, MatRef<T>{tmp.data(), C.rows, C.cols, C.cols, 1},
+                       threaded);
             for (int64_t i = 0; i < C.rows; ++i)
                 for (int64_t j = 0; j < C.cols; ++j) C.data[i * C.rs + j * C.cs] = tmp(i, j);
             return;
@@ -304,13 +344,103 @@ private:
             tb = gather(B);
             B = ref(tb);
         }
-        auto c = row_map(C);
-        if (beta == T(0))
-            c.setZero();
-        else if (beta != T(1))
-            c *= beta;
-        with_map(A, [&](const auto& a) {
-            with_map(B, [&](const auto& b) { c.noalias() += alpha * a * b; });
+        const int64_t m = C.rows, n = C.cols, k = A.cols;
+        // (A vector result: Eigen's GEMV a part, below; it beat the dot kernel
+        // on one row, mv 2048^2: 0.25 ms against 0.29-0.33.)
+        if (k > 0 && std::min(m, n) <= skinny_max && std::min(m, n) > 1 && std::max(m, n) >= 32) {
+            if (m <= n) return skinny(alpha, A, B, beta, C, threaded);
+            return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
+        }
+        // Rows [e0, e1) of C (columns when n > m), bounds on multiples of 16.
+        const bool by_rows = m >= n;
+        const int64_t parts = gemm_parts(m, n, k), dim = by_rows ? m : n;
+        auto part = [&](int64_t first, int64_t last, int64_t) {
+            for (int64_t q = first; q < last; ++q) {
+                const int64_t e0 = q == 0 ? 0 : dim * q / parts / 16 * 16;
+                const int64_t e1 = q + 1 == parts ? dim : dim * (q + 1) / parts / 16 * 16;
+                if (e1 <= e0) continue;
+                MatRef<T> c = C;
+                MatRef<const T> a = A, b = B;
+                if (by_rows) {
+                    c = {C.data + e0 * C.rs, e1 - e0, n, C.rs, C.cs};
+                    a = {A.data + e0 * A.rs, e1 - e0, k, A.rs, A.cs};
+                } else {
+                    c = {C.data + e0 * C.cs, m, e1 - e0, C.rs, C.cs};
+                    b = {B.data + e0 * B.cs, k, e1 - e0, B.rs, B.cs};
+                }
+                auto cm = row_map(c);
+                if (beta == T(0))
+                    cm.setZero();
+                else if (beta != T(1))
+                    cm *= beta;
+                if (k > 0) gemm_serial(alpha, a, b, c);
+            }
+        };
+        if (threaded && parts > 1)
+            iter::parallel_split(
+                parts, int64_t(double(m) * double(n) * double(k) / double(gemm_grain_work)), part);
+        else
+            part(0, parts, 0);
+    }
+
+    // gemm_impl for C of at most 16 rows (A m x k small, B k x n large, of a unit
+    // stride; C of any strides): B streamed once through the skinny kernels,
+    // columns of C split over the pool when `threaded`.
+    template <class T>
+    static void skinny(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
+                       bool threaded) {
+        using namespace eig;
+        const int64_t m = C.rows, n = C.cols, k = A.cols;
+        // Work: B's bytes, and the multiply-adds of more than a few rows of A.
+        const int64_t grains =
+            int64_t(double(n) * double(k) * double(sizeof(T)) * double(std::max<int64_t>(m, 8)) /
+                    8 / double(iter::chunk_work));
+        auto run = [&](int64_t units, auto&& f) {
+            if (threaded)
+                iter::parallel_split(units, grains, f);
+            else
+                f(int64_t(0), units, int64_t(0));
+        };
+        if (B.cs == 1) { // rows of B: strips of 2 packets
+            constexpr int64_t W = 2 * packet_size<T>;
+            const int64_t strips = (n + W - 1) / W;
+            // Blocks of B's rows, each into its own partial C, when these stay
+            // small: each block reads whole rows (a part of the columns reads
+            // short runs of each row, which two threads read slower than one
+            // reads all). Fixed by the shape: the same bits at any thread count.
+            const int64_t blocks = std::min({k / skinny_k_block, skinny_k_blocks,
+                                             skinny_partial_bytes / (m * n * int64_t(sizeof(T)))});
+            if (blocks < 2)
+                return run(strips, [&](int64_t s0, int64_t s1, int64_t) {
+                    skinny_axpy(s0, s1, alpha, A.data, A.rs, A.cs, B.data, B.rs, m, n, k, beta,
+                                C.data, C.rs, C.cs);
+                });
+            std::vector<T> part(size_t(blocks * m * n));
+            run(blocks, [&](int64_t q0, int64_t q1, int64_t) {
+                for (int64_t q = q0; q < q1; ++q) {
+                    const int64_t p0 = k * q / blocks, p1 = k * (q + 1) / blocks;
+                    skinny_axpy(0, strips, T(1), A.data + p0 * A.cs, A.rs, A.cs, B.data + p0 * B.rs,
+                                B.rs, m, n, p1 - p0, T(0), part.data() + q * m * n, n, 1);
+                }
+            });
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                    T v = part[size_t(i * n + j)];
+                    for (int64_t q = 1; q < blocks; ++q) v += part[size_t((q * m + i) * n + j)];
+                    T& o = C.data[i * C.rs + j * C.cs];
+                    o = beta == T(0) ? alpha * v : alpha * v + beta * o;
+                }
+            return;
+        }
+        // Columns of B (unit row stride): A's rows copied, zero-padded to packets.
+        constexpr int64_t S = packet_size<T>;
+        const int64_t kp = (k + S - 1) / S * S;
+        std::vector<T> pa(size_t(m * kp), T(0));
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t p = 0; p < k; ++p) pa[size_t(i * kp + p)] = A.data[i * A.rs + p * A.cs];
+        run(n / 3 + n % 3, [&](int64_t g0, int64_t g1, int64_t) {
+            skinny_dot(g0, g1, alpha, pa.data(), kp, kp, B.data, B.cs, m, n, k, beta, C.data, C.rs,
+                       C.cs);
         });
     }
 };

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "../../core/config.hpp"
+#include "gemm_kernels.hpp"
 #include "packet_ops.hpp"
 
 #include <Eigen/Core>
@@ -86,10 +87,12 @@ void gemm_rows(T* out, int64_t out_plane, int64_t q, int64_t n, int64_t r0, int6
         }
     }
     using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    Eigen::Map<const M> W(weights, q, taps), C(col, taps, cols);
     Eigen::Map<M, Eigen::Unaligned, Eigen::OuterStride<>> R(out + r0 * n, q, cols,
                                                             Eigen::OuterStride<>(out_plane));
-    R.noalias() = W * C;
+    R.setZero();
+    if (taps > 0 && cols > 0) // single-threaded: this runs in a chunk of the pool
+        detail::eig::gemm_call<T, Eigen::RowMajor, Eigen::RowMajor>(
+            q, cols, taps, T(1), weights, taps, col, cols, out + r0 * n, out_plane);
 }
 
 } // namespace t7::cpu

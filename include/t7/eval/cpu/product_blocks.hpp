@@ -1,10 +1,10 @@
 // Fused CPU assignment of a tree holding a pending matrix product (chosen by
 // eval/pending.hpp: 2-D, or 3-D for bmm's batch, of the destination's shape,
 // not reading it). The product is computed by blocks, each into a per-thread
-// buffer small enough to stay in cache (Eigen's GEMM, single-threaded inside
-// the thread's block), and the assignment's own type-erased run kernel
-// (assign.hpp) then runs over that block of the destination with the product's
-// leaf read from the buffer: the product never exists whole. Blocks are
+// buffer small enough to stay in cache (a single-threaded GEMM inside the
+// thread's block, never Eigen's OpenMP threads: eval/cpu/blas.hpp), and the
+// assignment's own type-erased run kernel (assign.hpp) then runs over that block of the destination
+// with the product's leaf read from the buffer: the product never exists whole. Blocks are
 // near-square, not full-width panels: each block's GEMM packs its rows of a and
 // its columns of b, and square blocks pack the least for a given buffer. The
 // product alone (`y = mm(a, b)`, `y = bmm(a, b)`) goes straight into y: the
@@ -55,9 +55,6 @@ void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
     const int64_t db = r == 3 ? (*dst.strides)[0] : 0, ds0 = (*dst.strides)[r - 2],
                   ds1 = (*dst.strides)[r - 1];
     char* out = static_cast<char*>(const_cast<void*>(dst.data));
-    // Eigen's GEMM threads follow t7's, as in eval/cpu/blas.hpp (set outside the
-    // region; inside it, where a block's GEMM runs, Eigen stays single-threaded).
-    if (Eigen::nbThreads() != getNumThreads()) Eigen::setNbThreads(getNumThreads());
 
     // y = mm(a, b), y = bmm(a, b): straight into y (the whole product when y is
     // contiguous, else one GEMM a matrix when y's rows are).

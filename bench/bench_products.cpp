@@ -1,0 +1,127 @@
+// Matrix products on tensor7's pool (issue 43) against the implementation they
+// replaced, plain Eigen threaded with OpenMP (Eigen::setNbThreads(threads), one
+// `c.noalias() = a * b` on maps of the same memory), in the same run: mm 64^3,
+// 512^3, 2048^3 (one round: slow), 8x30000 @ 30000x1000 (and the same with the
+// large operand transposed), mv 2048^2, bmm of 64 products of 64^3; float; at
+// 1 and 2 threads, on the machine as it is ("quiet") and with two busy sibling
+// processes (bench/busy_siblings.hpp). Every time is the best of `reps` rounds
+// (a round: 1 to 200 calls, by size), the four contenders interleaved round by
+// round, 20 ms apart (libgomp's threads spin for milliseconds after a region). Also the rate at
+// which a vectorised sum (one thread) reads the skinny product's large operand: the skinny kernels'
+// target is 70 % of it. Usage: bench_products [reps].
+#include "busy_siblings.hpp"
+#include "timing.hpp"
+
+#include <t7/t7.hpp>
+
+#include <Eigen/Core>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+using t7::FloatTensor;
+
+namespace {
+
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Map = Eigen::Map<RowMat>;
+using CMap = Eigen::Map<const RowMat>;
+
+FloatTensor filled(t7::Shape s, unsigned seed) {
+    FloatTensor t(s);
+    unsigned x = seed;
+    t.apply([&] {
+        x = x * 1664525u + 1013904223u;
+        return float(x >> 8) / float(1u << 24) - 0.5f;
+    });
+    return t;
+}
+
+CMap cmap(const FloatTensor& t) { return CMap(t.data(), t.size(0), t.size(1)); }
+
+struct Row {
+    std::string name;
+    std::function<void()> t7, eigen; // one call each
+    int reps = 0;                    // 0: the command line's
+    int inner = 1;                   // calls a round (small products: many)
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const int reps = argc > 1 ? std::atoi(argv[1]) : 7;
+    const FloatTensor a64 = filled({64, 64}, 1), b64 = filled({64, 64}, 2);
+    const FloatTensor a512 = filled({512, 512}, 3), b512 = filled({512, 512}, 4);
+    const FloatTensor a2k = filled({2048, 2048}, 5), b2k = filled({2048, 2048}, 6);
+    const FloatTensor x8 = filled({8, 30000}, 7), w = filled({30000, 1000}, 8);
+    const FloatTensor wt = filled({1000, 30000}, 9); // its transpose is the operand
+    const FloatTensor v2k = filled({2048}, 10);
+    const FloatTensor ba = filled({64, 64, 64}, 11), bb = filled({64, 64, 64}, 12);
+    FloatTensor c64(64, 64), c512(512, 512), c2k(2048, 2048), y8(8, 1000), y2k(2048);
+    FloatTensor cb(64, 64, 64);
+
+    using bench::keep;
+    std::vector<Row> rows = {
+        {"mm 64^3", [&] { c64 = t7::mm(a64, b64); },
+         [&] { Map(c64.data(), 64, 64).noalias() = cmap(a64) * cmap(b64); }, 0, 200},
+        {"mm 512^3", [&] { c512 = t7::mm(a512, b512); },
+         [&] { Map(c512.data(), 512, 512).noalias() = cmap(a512) * cmap(b512); }, 0, 5},
+        {"mm 2048^3 (1 round)", [&] { c2k = t7::mm(a2k, b2k); },
+         [&] { Map(c2k.data(), 2048, 2048).noalias() = cmap(a2k) * cmap(b2k); }, 1, 1},
+        {"mm 8x30000 @ 30000x1000", [&] { y8 = t7::mm(x8, w); },
+         [&] { Map(y8.data(), 8, 1000).noalias() = cmap(x8) * cmap(w); }},
+        {"mm 8x30000 @ (1000x30000)^T", [&] { y8 = t7::mm(x8, wt.t()); },
+         [&] { Map(y8.data(), 8, 1000).noalias() = cmap(x8) * cmap(wt).transpose(); }},
+        {"mv 2048^2", [&] { y2k = t7::mv(a2k, v2k); },
+         [&] {
+             Eigen::Map<Eigen::VectorXf>(y2k.data(), 2048).noalias() =
+                 cmap(a2k) * Eigen::Map<const Eigen::VectorXf>(v2k.data(), 2048);
+         },
+         0, 20},
+        {"bmm 64 x 64^3", [&] { cb = t7::bmm(ba, bb); },
+         [&] {
+             for (int q = 0; q < 64; ++q)
+                 Map(cb.data() + q * 4096, 64, 64).noalias() =
+                     CMap(ba.data() + q * 4096, 64, 64) * CMap(bb.data() + q * 4096, 64, 64);
+         },
+         0, 10},
+    };
+
+    // The rate at which one thread's vectorised sum reads w (the skinny row's B).
+    const double sum_s = bench::best_time(
+        [&] { keep(Eigen::Map<const Eigen::VectorXf>(w.data(), w.nElement()).sum()); }, reps, 1);
+    const double wbytes = double(w.nElement()) * sizeof(float);
+    std::printf("vectorised sum of the 30000x1000 float operand, one thread: %.2f ms, %.1f GB/s\n",
+                sum_s * 1e3, wbytes / sum_s * 1e-9);
+    std::printf("best of %d rounds (the 2048^3 row: 1), ms; ratio = 2 threads / 1 thread\n", reps);
+    std::printf("| product | load | t7 1 thr | t7 2 thr | ratio | Eigen+OpenMP 1 thr | "
+                "Eigen+OpenMP 2 thr | ratio |\n|---|---|---|---|---|---|---|---|\n");
+    for (int busy : {0, 2}) {
+        bench::BusySiblings siblings;
+        if (busy) siblings.start(busy);
+        for (const Row& r : rows) {
+            auto at = [&r](int threads, const std::function<void()>& f) {
+                return std::function<void()>([threads, &f, &r] {
+                    t7::setNumThreads(threads);
+                    Eigen::setNbThreads(threads);
+                    for (int i = 0; i < r.inner; ++i) f();
+                });
+            };
+            auto t = bench::race({at(1, r.t7), at(2, r.t7), at(1, r.eigen), at(2, r.eigen)},
+                                 r.reps ? r.reps : reps, 1, std::chrono::milliseconds(20));
+            for (double& x : t) x /= r.inner;
+            std::printf("| %s | %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |\n", r.name.c_str(),
+                        busy ? "busy" : "quiet", t[0] * 1e3, t[1] * 1e3, t[1] / t[0], t[2] * 1e3,
+                        t[3] * 1e3, t[3] / t[2]);
+            if (r.name == "mm 8x30000 @ 30000x1000" && !busy)
+                std::printf("|  (B read at %.1f GB/s at 1 thread: %.0f %% of the sum's rate) "
+                            "||||||||\n",
+                            wbytes / t[0] * 1e-9, 100 * sum_s / t[0]);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
