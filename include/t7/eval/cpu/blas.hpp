@@ -376,7 +376,10 @@ private:
                 if (k > 0) gemm_serial(alpha, a, b, c);
             }
         };
-        if (threaded && parts > 1)
+        // A vector result (mv, addmv) stays on the calling thread: it reads A once at
+        // memory speed, a second thread gains little quiet, and on a busy machine
+        // waiting for it cost 2.4x (mv 2048^2, bench_products, two busy loops).
+        if (threaded && parts > 1 && std::min(m, n) > 1)
             iter::parallel_split(
                 parts, int64_t(double(m) * double(n) * double(k) / double(gemm_grain_work)), part);
         else
