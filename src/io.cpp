@@ -31,6 +31,13 @@ template void saveObject<>(const std::string&, const Object&, Format);
 T7_IO_PER_TYPE(uint8_t) T7_IO_PER_TYPE(int8_t) T7_IO_PER_TYPE(int16_t) T7_IO_PER_TYPE(int32_t)
 T7_IO_PER_TYPE(int64_t) T7_IO_PER_TYPE(float) T7_IO_PER_TYPE(double)
 #undef T7_IO_PER_TYPE
+#define T7_NPY_PER_TYPE(T)                                                                         \
+    template std::string toNpy<T>(const Tensor<T>&);                                               \
+    template Tensor<T> fromNpy<T>(std::string_view, const std::string&);                           \
+    template void saveNpy<T>(const std::string&, const Tensor<T>&);                                \
+    template Tensor<T> loadNpy<T>(const std::string&);
+T7_NPY_PER_TYPE(std::complex<float>) T7_NPY_PER_TYPE(std::complex<double>)
+#undef T7_NPY_PER_TYPE
 // clang-format on
 
 } // namespace t7

@@ -59,3 +59,5 @@
 #include "ops/config.hpp"
 #include "ops/eigen.hpp"
 #include "ops/expression_args.hpp"
+#include "ops/complex.hpp"
+#include "math/fft.hpp"

@@ -7,6 +7,7 @@
 #include "half.hpp"
 
 #include <cmath>
+#include <complex>
 #include <concepts>
 #include <cstdint>
 #include <limits>
@@ -32,7 +33,30 @@ T7_DTYPE(int64_t, "Long", "CudaLong")
 T7_DTYPE(float, "Float", "Cuda")
 T7_DTYPE(double, "Double", "CudaDouble")
 T7_DTYPE(Half, "Half", "CudaHalf")
+T7_DTYPE(std::complex<float>, "ComplexFloat", "CudaComplexFloat")
+T7_DTYPE(std::complex<double>, "ComplexDouble", "CudaComplexDouble")
 #undef T7_DTYPE
+
+// std::complex<float> and std::complex<double>: interleaved (re, im) pairs, the
+// layout of C99, NumPy, DLPack and cuComplex.
+template <class T>
+inline constexpr bool is_complex_v = false;
+template <class R>
+inline constexpr bool is_complex_v<std::complex<R>> = true;
+template <class T>
+concept Complex = is_complex_v<T>;
+
+// The real type under a complex one (float for complex<float>); T otherwise.
+template <class T>
+struct real_of {
+    using type = T;
+};
+template <class R>
+struct real_of<std::complex<R>> {
+    using type = R;
+};
+template <class T>
+using real_t = typename real_of<T>::type;
 
 // An element type a Tensor may hold.
 template <class T>
@@ -42,7 +66,11 @@ concept Element = requires {
 
 // A C++ arithmetic value usable as a scalar operand (2, 2.0f, 3.5, ...).
 template <class T>
-concept Arithmetic = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+concept Arithmetic = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || is_complex_v<T>;
+
+// A real arithmetic value (the scalars of ordering, integer and bit operations).
+template <class T>
+concept RealArithmetic = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
 // "torch.FloatTensor", "torch.CudaTensor", "torch.DoubleStorage", ...
 template <class T, class D>
@@ -57,8 +85,11 @@ template <class T>
 using compute_t = std::conditional_t<std::is_same_v<T, Half>, float, T>;
 
 // Accumulator for sums: Torch7's accreal (double for floating types, int64 otherwise).
+// Complex sums accumulate in complex<double>.
 template <class T>
-using acc_t = std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, int64_t>;
+using acc_t =
+    std::conditional_t<is_complex_v<T>, std::complex<double>,
+                       std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, int64_t>>;
 
 namespace detail {
 template <class A, class B>
@@ -76,6 +107,13 @@ struct promote {
         std::conditional_t<both_int, std::conditional_t<mixed_sign, small_mixed, wider>,
                            std::common_type_t<A, B>>>;
 };
+// A complex operand makes the result complex, of the promoted real parts
+// (float with complex<float>: complex<float>; int64 with complex<float>:
+// complex<float>, as a float scalar keeps a float tensor float).
+template <class A, class B>
+requires(is_complex_v<A> || is_complex_v<B>) struct promote<A, B> {
+    using type = std::complex<std::common_type_t<real_t<A>, real_t<B>>>;
+};
 } // namespace detail
 
 template <class A, class B>
@@ -92,6 +130,15 @@ template <class To, class From>
 T7_HOST_DEVICE T7_INLINE To convert(From v) {
     if constexpr (std::is_same_v<To, From>) {
         return v;
+    } else if constexpr (is_complex_v<To>) {
+        if constexpr (is_complex_v<From>)
+            return To(real_t<To>(v.real()), real_t<To>(v.imag()));
+        else
+            return To(convert<real_t<To>>(v), real_t<To>(0));
+    } else if constexpr (is_complex_v<From>) {
+        // Never reached from the public API: a complex source copied or assigned to a
+        // real destination is a TypeError before any element is converted.
+        return convert<To>(v.real());
     } else if constexpr (std::is_same_v<From, Half>) {
         return convert<To>(float(v));
     } else if constexpr (std::is_same_v<To, Half>) {
@@ -119,11 +166,17 @@ T7_HOST_DEVICE T7_INLINE To convert(From v) {
 }
 
 namespace detail {
-// Calls f(W{}) with W the unsigned integer of esz bytes (1, 2, 4, else 8): code
-// that only moves elements is compiled once per element size, not per type.
+// Sixteen bytes moved as one value (complex<double>).
+struct Word16 {
+    uint64_t lo, hi;
+};
+// Calls f(W{}) with W the unsigned integer of esz bytes (1, 2, 4, 8; Word16 for
+// 16): code that only moves elements is compiled once per element size, not per type.
 template <class F>
 decltype(auto) with_word(int esz, F&& f) {
     switch (esz) {
+    case 16:
+        return f(Word16{});
     case 1:
         return f(uint8_t{});
     case 2:

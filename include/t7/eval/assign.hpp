@@ -292,9 +292,19 @@ void assign_checked(Tensor<T, D>& dst, const E& e, const char* op) {
                   divisors, op);
 }
 
+// A complex value is never dropped to its real part silently (NumPy warns, PyTorch
+// refuses): the caller says which real number it wants.
+template <class T, class V>
+void check_not_complex_to_real(const char* op) {
+    if constexpr (is_complex_v<V> && !is_complex_v<T>)
+        fail<TypeError>(op, ": cannot convert complex values to a real ", dtype_traits<T>::name,
+                        "Tensor; take t7::real(z), t7::imag(z) or t7::abs(z) first");
+}
+
 template <class T, class D, class E>
 void assign_node(Tensor<T, D>& dst, const E& e, const char* op = "assign") {
     using ED = typename E::device_type;
+    check_not_complex_to_real<T, typename E::value_type>(op);
     if constexpr (std::is_same_v<ED, MixedDevices>) {
         check_devices(e, "assign"); // throws, naming two of the devices
         fail<DeviceError>("assign: an expression mixes devices");

@@ -9,6 +9,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -32,10 +33,45 @@ template <class T>
 T7_HOST_DEVICE bool zero_divisor(T b) {
     return b == T(0);
 }
+
+// a * b by the schoolbook formula, as NumPy and Eigen's packets compute it (C's
+// operator* adds Annex G's recovery of infinities, which NumPy does not).
+template <class T>
+T7_HOST_DEVICE T complex_mul(T a, T b) {
+    if constexpr (is_complex_v<T>)
+        return T(a.real() * b.real() - a.imag() * b.imag(),
+                 a.real() * b.imag() + a.imag() * b.real());
+    else
+        return a * b;
+}
+// a / b by Smith's algorithm, NumPy's: no overflow for large |b|.
+template <class T>
+T7_HOST_DEVICE T complex_div(T a, T b) {
+    if constexpr (is_complex_v<T>) {
+        using R = typename T::value_type;
+        const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+        const R abr = br < R(0) ? -br : br, abi = bi < R(0) ? -bi : bi;
+        if (abr >= abi) {
+            if (abr == R(0) && abi == R(0)) return T(ar / abr, ai / abr); // inf or NaN, as NumPy
+            const R rat = bi / br, scl = R(1) / (br + bi * rat);
+            return T((ar + ai * rat) * scl, (ai - ar * rat) * scl);
+        }
+        const R rat = br / bi, scl = R(1) / (bi + br * rat);
+        return T((ar * rat + ai) * scl, (ai * rat - ar) * scl);
+    } else {
+        return a / b;
+    }
+}
+// Ordering is not defined on complex numbers: the functors that compare values
+// say so, naming the function, when instantiated for them.
+#define T7_NO_COMPLEX(T, NAME)                                                                     \
+    static_assert(!is_complex_v<T>, "t7::" NAME ": complex numbers have no order")
 } // namespace detail
 
 namespace op {
 
+// Functions of one value; the first list is defined on complex numbers too
+// (C99's, as NumPy computes them), the second refuses them at compile time.
 #define T7_UNARY(NAME, EXPR)                                                                       \
     struct NAME {                                                                                  \
         using rule = rule::floating;                                                               \
@@ -45,18 +81,28 @@ namespace op {
             return EXPR;                                                                           \
         }                                                                                          \
     };
+#define T7_UNARY_REAL(NAME, EXPR)                                                                  \
+    struct NAME {                                                                                  \
+        using rule = rule::floating;                                                               \
+        static constexpr const char* name = #NAME;                                                 \
+        template <class T>                                                                         \
+        T7_HOST_DEVICE T operator()(T x) const {                                                   \
+            static_assert(!is_complex_v<T>, "t7::" #NAME " is not defined on complex numbers");    \
+            return EXPR;                                                                           \
+        }                                                                                          \
+    };
 T7_UNARY(exp, std::exp(x))
-T7_UNARY(exp2, std::exp2(x))
-T7_UNARY(expm1, std::expm1(x))
+T7_UNARY_REAL(exp2, std::exp2(x))
+T7_UNARY_REAL(expm1, std::expm1(x))
 T7_UNARY(log, std::log(x))
-T7_UNARY(log2, std::log2(x))
+T7_UNARY_REAL(log2, std::log2(x))
 T7_UNARY(log10, std::log10(x))
-T7_UNARY(log1p, std::log1p(x))
-T7_UNARY(cbrt, std::cbrt(x))
-T7_UNARY(erf, std::erf(x))
-T7_UNARY(erfc, std::erfc(x))
+T7_UNARY_REAL(log1p, std::log1p(x))
+T7_UNARY_REAL(cbrt, std::cbrt(x))
+T7_UNARY_REAL(erf, std::erf(x))
+T7_UNARY_REAL(erfc, std::erfc(x))
 T7_UNARY(sqrt, std::sqrt(x))
-T7_UNARY(rsqrt, T(1) / std::sqrt(x))
+T7_UNARY_REAL(rsqrt, T(1) / std::sqrt(x))
 T7_UNARY(sin, std::sin(x))
 T7_UNARY(cos, std::cos(x))
 T7_UNARY(tan, std::tan(x))
@@ -67,14 +113,15 @@ T7_UNARY(sinh, std::sinh(x))
 T7_UNARY(cosh, std::cosh(x))
 T7_UNARY(tanh, std::tanh(x))
 // exp of the non-positive side only: no overflow, and denormal results far left
-T7_UNARY(sigmoid, x < T(0) ? std::exp(x) / (T(1) + std::exp(x)) : T(1) / (T(1) + std::exp(-x)))
-T7_UNARY(floor, std::floor(x))
-T7_UNARY(ceil, std::ceil(x))
-T7_UNARY(round, std::round(x))
-T7_UNARY(trunc, std::trunc(x))
-T7_UNARY(frac, x - std::trunc(x))
-T7_UNARY(cinv, T(1) / x)
+T7_UNARY_REAL(sigmoid, x < T(0) ? std::exp(x) / (T(1) + std::exp(x)) : T(1) / (T(1) + std::exp(-x)))
+T7_UNARY_REAL(floor, std::floor(x))
+T7_UNARY_REAL(ceil, std::ceil(x))
+T7_UNARY_REAL(round, std::round(x))
+T7_UNARY_REAL(trunc, std::trunc(x))
+T7_UNARY_REAL(frac, x - std::trunc(x))
+T7_UNARY(cinv, detail::complex_div(T(1), x))
 #undef T7_UNARY
+#undef T7_UNARY_REAL
 
 // Unary functions that keep integer types.
 struct neg {
@@ -90,8 +137,10 @@ struct neg {
 struct abs {
     using rule = rule::promote;
     template <class T>
-    T7_HOST_DEVICE T operator()(T x) const {
-        if constexpr (std::is_unsigned_v<T>)
+    T7_HOST_DEVICE auto operator()(T x) const {
+        if constexpr (is_complex_v<T>)
+            return std::abs(x); // the modulus, a real number (C99's cabs: hypot)
+        else if constexpr (std::is_unsigned_v<T>)
             return x;
         else
             return x < T(0) ? neg{}(x) : x;
@@ -106,7 +155,7 @@ struct square {
             using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
             return T(U(x) * U(x));
         } else {
-            return x * x;
+            return detail::complex_mul(x, x);
         }
     }
 };
@@ -114,6 +163,7 @@ struct sign {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T x) const {
+        T7_NO_COMPLEX(T, "sign");
         return T((T(0) < x) - (x < T(0)));
     }
 };
@@ -147,7 +197,7 @@ struct mul {
             using U = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
             return T(U(a) * U(b));
         } else {
-            return a * b;
+            return detail::complex_mul(a, b);
         }
     }
 };
@@ -162,7 +212,7 @@ struct div {
                 if (b == T(-1)) return neg{}(a); // INT_MIN / -1 overflows
             return T(a / b);
         } else {
-            return a / b;
+            return detail::complex_div(a, b);
         }
     }
 };
@@ -262,6 +312,35 @@ struct pow_scalar {
     }
     template <class T>
     T7_HOST_DEVICE T operator()(T x) const {
+        if constexpr (is_complex_v<T>) { // integer powers by products, as NumPy
+            switch (form) {
+            case Form::zero:
+                return T(1);
+            case Form::one:
+                return x;
+            case Form::two:
+                return detail::complex_mul(x, x);
+            case Form::three:
+                return detail::complex_mul(detail::complex_mul(x, x), x);
+            case Form::four: {
+                const T x2 = detail::complex_mul(x, x);
+                return detail::complex_mul(x2, x2);
+            }
+            case Form::neg_one:
+                return detail::complex_div(T(1), x);
+            case Form::neg_two:
+                return detail::complex_div(T(1), detail::complex_mul(x, x));
+            case Form::half:
+                return std::sqrt(x);
+            default:
+                return std::pow(x, T(typename T::value_type(e)));
+            }
+        } else {
+            return real_power(x);
+        }
+    }
+    template <class T>
+    T7_HOST_DEVICE T real_power(T x) const {
         switch (form) {
         case Form::zero:
             return T(1);
@@ -304,6 +383,7 @@ struct atan2 {
     using rule = rule::floating;
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
+        T7_NO_COMPLEX(T, "atan2");
         return std::atan2(a, b);
     }
 };
@@ -311,6 +391,7 @@ struct cmax {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
+        T7_NO_COMPLEX(T, "cmax");
         return a < b ? b : a;
     }
 };
@@ -318,6 +399,7 @@ struct cmin {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
+        T7_NO_COMPLEX(T, "cmin");
         return b < a ? b : a;
     }
 };
@@ -383,15 +465,20 @@ struct rshift {
         using rule = rule::compare;                                                                \
         template <class T>                                                                         \
         T7_HOST_DEVICE uint8_t operator()(T a, T b) const {                                        \
+            if constexpr (!ORDERLESS) T7_NO_COMPLEX(T, #OP);                                       \
             return uint8_t(a OP b);                                                                \
         }                                                                                          \
     };
+#define ORDERLESS false
 T7_COMPARE(lt, <)
 T7_COMPARE(le, <=)
 T7_COMPARE(gt, >)
 T7_COMPARE(ge, >=)
+#undef ORDERLESS
+#define ORDERLESS true
 T7_COMPARE(eq, ==)
 T7_COMPARE(ne, !=)
+#undef ORDERLESS
 #undef T7_COMPARE
 
 // Ternary functions.
@@ -399,6 +486,7 @@ struct clamp {
     using rule = rule::promote;
     template <class T>
     T7_HOST_DEVICE T operator()(T x, T lo, T hi) const {
+        T7_NO_COMPLEX(T, "clamp");
         return x < lo ? lo : (hi < x ? hi : x);
     }
 };
@@ -422,6 +510,65 @@ struct addcdiv { // a + v * b / c (Torch7's addcdiv)
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T v, T b, T c) const {
         return add{}(a, mul{}(v, div{}(b, c)));
+    }
+};
+// Functions of complex numbers (conj, real and imag of a real value are the value,
+// 0 and the value itself; angle of a real value is 0 or pi, as NumPy's).
+struct conj {
+    using rule = rule::promote;
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x) const {
+        if constexpr (is_complex_v<T>)
+            return T(x.real(), -x.imag());
+        else
+            return x;
+    }
+};
+struct real_part {
+    using rule = rule::exact;
+    template <class T>
+    T7_HOST_DEVICE auto operator()(T x) const {
+        if constexpr (is_complex_v<T>)
+            return x.real();
+        else
+            return x;
+    }
+};
+struct imag_part {
+    using rule = rule::exact;
+    template <class T>
+    T7_HOST_DEVICE auto operator()(T x) const {
+        if constexpr (is_complex_v<T>)
+            return x.imag();
+        else
+            return T(0);
+    }
+};
+struct angle {
+    using rule = rule::floating;
+    template <class T>
+    T7_HOST_DEVICE auto operator()(T x) const {
+        if constexpr (is_complex_v<T>)
+            return std::atan2(x.imag(), x.real());
+        else
+            return std::atan2(T(0), x);
+    }
+};
+// complex(re, im) and polar(r, theta) from two real values.
+struct make_complex {
+    using rule = rule::floating;
+    template <class T>
+    T7_HOST_DEVICE std::complex<T> operator()(T re, T im) const {
+        static_assert(!is_complex_v<T>, "t7::complex: takes real and imaginary parts");
+        return {re, im};
+    }
+};
+struct polar {
+    using rule = rule::floating;
+    template <class T>
+    T7_HOST_DEVICE std::complex<T> operator()(T r, T theta) const {
+        static_assert(!is_complex_v<T>, "t7::polar: takes a real modulus and angle");
+        return {r * std::cos(theta), r * std::sin(theta)};
     }
 };
 struct where {

@@ -76,7 +76,7 @@ struct promote_all<V0, V...> {
 };
 
 template <class T>
-using floating_of = std::conditional_t<std::is_floating_point_v<T>, T, float>;
+using floating_of = std::conditional_t<std::is_floating_point_v<T> || is_complex_v<T>, T, float>;
 
 // The type each operand is converted to before the functor sees it.
 template <class Rule, class... V>

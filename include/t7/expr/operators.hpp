@@ -116,7 +116,8 @@ T7_BINARY_FUNCTION(cmin, op::cmin)
 template <class A, class B>
 requires Operands<A, B>
 auto pow(A&& a, B&& b) {
-    if constexpr (ExpressionOrSelection<A> && !ExpressionOrSelection<B>)
+    if constexpr (ExpressionOrSelection<A> && !ExpressionOrSelection<B> &&
+                  !is_complex_v<std::remove_cvref_t<B>>)
         return make_apply(op::pow_scalar(convert<double>(b)), std::forward<A>(a));
     else
         return make_binary(op::pow{}, std::forward<A>(a), std::forward<B>(b));

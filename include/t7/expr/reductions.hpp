@@ -205,11 +205,14 @@ auto min(const E& e) {
     return detail::reduce_all<red::min>(e, "min", false);
 }
 // mean, var and std of no elements are NaN (as NumPy's), not an error.
+// (complex<double> for a complex expression)
 template <Expression E>
-double mean(const E& e) {
+auto mean(const E& e) {
+    using R = std::conditional_t<is_complex_v<typename node_t<E>::value_type>, std::complex<double>,
+                                 double>;
     const Shape s = detail::reduce_shape(as_node(e), "mean", true);
-    if (s.empty()) return std::numeric_limits<double>::quiet_NaN();
-    return double(sum(detail::mean_input(e))) / double(s.numel());
+    if (s.empty()) return R(std::numeric_limits<double>::quiet_NaN());
+    return R(sum(detail::mean_input(e))) / double(s.numel());
 }
 template <Expression E>
 bool any(const E& e) {
@@ -221,8 +224,10 @@ bool all_t::operator()(const E& e) const {
 }
 // p-norm: (sum |x|^p)^(1/p); p = 2 and p = 1 avoid pow. p = 0 counts the non-zero
 // elements (NaN included), as Torch7 and PyTorch (not (sum |x|^0)^(1/0) = inf).
+// Of a complex expression: the norm of the moduli (NumPy's).
 template <Expression E>
 double norm(const E& e, double p = 2) {
+    if constexpr (is_complex_v<typename node_t<E>::value_type>) return norm(t7::abs(e), p);
     if (p == 0) return double(sum(t7::cast<double>(t7::cast<double>(e) != 0.0)));
     if (p == 2) return std::sqrt(double(sum(t7::cast<double>(e) * t7::cast<double>(e))));
     if (p == 1) return double(sum(t7::abs(t7::cast<double>(e))));

@@ -16,15 +16,20 @@
 
 namespace t7 {
 
+// The element types of .npy files: Torch7's seven and the two complex ones
+// (NumPy's complex64 '<c8' and complex128 '<c16').
+template <class T>
+concept NpyElement = TorchElement<T> || is_complex_v<T>;
+
 // The bytes of a .npy file holding x's elements in logical order.
-template <TorchElement T>
+template <NpyElement T>
 std::string toNpy(const Tensor<T>& x);
 
 // A contiguous tensor from the bytes of a .npy file. TypeError if the file holds
 // another element type; IOError if it is malformed. A 0-d array loads as size 1,
 // an array with no elements as an empty tensor. Bool files ('|b1') load as
 // uint8 (0 or 1), float16 files ('<f2') as float.
-template <TorchElement T>
+template <NpyElement T>
 Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy");
 
 // The tensor of a .npy file's bytes in the type the file holds, as a t7::Object
@@ -34,10 +39,10 @@ Tensor<T> fromNpy(std::string_view bytes, const std::string& name = "fromNpy");
 template <class = void>
 Object fromNpyAny(std::string_view bytes, const std::string& name = "fromNpyAny");
 
-template <TorchElement T>
+template <NpyElement T>
 void saveNpy(const std::string& path, const Tensor<T>& x);
 
-template <TorchElement T>
+template <NpyElement T>
 Tensor<T> loadNpy(const std::string& path);
 
 // A .npy file's tensor in the type it holds, as a t7::Object (fromNpyAny).

@@ -38,7 +38,10 @@ inline constexpr size_t kMagicLen = 6;
 template <class T>
 std::string descr() {
     const char order = sizeof(T) == 1 ? '|' : '<';
-    const char kind = std::is_floating_point_v<T> ? 'f' : std::is_signed_v<T> ? 'i' : 'u';
+    const char kind = is_complex_v<T>               ? 'c'
+                      : std::is_floating_point_v<T> ? 'f'
+                      : std::is_signed_v<T>         ? 'i'
+                                                    : 'u';
     return std::string{order, kind} + std::to_string(sizeof(T));
 }
 
@@ -201,36 +204,39 @@ Header read_header(std::string_view b, const std::string& name) {
 }
 
 // What a descr stores: a kind ('b' bool, 'u' unsigned, 'i' signed integer,
-// 'f' floating point) and a width in bytes: every NumPy integer, float and
-// bool dtype (b1 u1 u2 u4 u8 i1 i2 i4 i8 f2 f4 f8).
+// 'f' floating point, 'c' complex) and a width in bytes: every NumPy integer,
+// float, complex and bool dtype (b1 u1 u2 u4 u8 i1 i2 i4 i8 f2 f4 f8 c8 c16).
 struct Dtype {
     char kind;
     size_t size; // bytes per element in the file
-    bool swap;   // stored in the other byte order
+    bool swap;   // stored in the other byte order (each part of a complex value)
 };
 
 // The dtype of a descr; IOError for descrs no tensor type can hold.
 template <class = void>
 Dtype parse_descr(const std::string& d, const std::string& name, size_t at) {
-    static constexpr std::string_view known[] = {"b1", "u1", "u2", "u4", "u8", "i1",
-                                                 "i2", "i4", "i8", "f2", "f4", "f8"};
-    const bool order_ok =
-        d.size() == 3 && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=');
+    static constexpr std::string_view known[] = {"b1", "u1", "u2", "u4", "u8", "i1", "i2",
+                                                 "i4", "i8", "f2", "f4", "f8", "c8", "c16"};
+    const bool order_ok = (d.size() == 3 || d.size() == 4) &&
+                          (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=');
     const std::string_view body = order_ok ? std::string_view(d).substr(1) : std::string_view();
     if (std::find(std::begin(known), std::end(known), body) == std::end(known))
-        fail<IOError>(name, ": byte ", at, ": unsupported dtype '", d,
-                      "' (integer, float and bool dtypes: b1 u1 u2 u4 u8 i1 i2 i4 i8 f2 f4 f8)");
+        fail<IOError>(
+            name, ": byte ", at, ": unsupported dtype '", d,
+            "' (integer, float, complex and bool dtypes: b1 u1 u2 u4 u8 i1 i2 i4 i8 f2 f4 "
+            "f8 c8 c16)");
     const char other = std::endian::native == std::endian::little ? '>' : '<';
-    const size_t size = size_t(body[1] - '0');
+    const size_t size = body.size() == 3 ? 16 : size_t(body[1] - '0');
     return Dtype{body[0], size, size > 1 && d[0] == other};
 }
 
 // The dtype a tensor of T is saved as ('f', 4 for float).
 template <class T>
 constexpr Dtype dtype_of_element() {
-    return Dtype{std::is_floating_point_v<T> ? 'f'
-                 : std::is_signed_v<T>       ? 'i'
-                                             : 'u',
+    return Dtype{is_complex_v<T>               ? 'c'
+                 : std::is_floating_point_v<T> ? 'f'
+                 : std::is_signed_v<T>         ? 'i'
+                                               : 'u',
                  sizeof(T), false};
 }
 
@@ -251,10 +257,21 @@ decltype(auto) with_file_type(const Dtype& dt, F&& f) {
         if (dt.size == 2) return f(int16_t{});
         if (dt.size == 4) return f(int32_t{});
         return f(int64_t{});
+    case 'c':
+        if (dt.size == 16) return f(std::complex<double>{});
+        return f(std::complex<float>{});
     default:
         if (dt.size == 8) return f(double{});
         return f(float{}); // f4, and f2 widened
     }
+}
+
+// Reverses the bytes of a value, of each part of a complex one.
+template <class S>
+void swap_parts(S& v) {
+    auto* b = reinterpret_cast<unsigned char*>(&v);
+    constexpr size_t part = sizeof(real_t<S>);
+    for (size_t at = 0; at < sizeof(S); at += part) std::reverse(b + at, b + at + part);
 }
 
 // Element i of the file's data as S (its type, float for float16).
@@ -273,10 +290,7 @@ S read_element(const char* in, int64_t i, const Dtype& dt) {
     if constexpr (!std::is_same_v<S, bool>) {
         S v;
         std::memcpy(&v, in + i * int64_t(sizeof(S)), sizeof(S));
-        if (dt.swap) {
-            auto* b = reinterpret_cast<unsigned char*>(&v);
-            std::reverse(b, b + sizeof(S));
-        }
+        if (dt.swap) swap_parts(v);
         return v;
     }
 }
@@ -284,7 +298,18 @@ S read_element(const char* in, int64_t i, const Dtype& dt) {
 // v as a T, when T holds it exactly (NaN and infinities hold in any float type).
 template <class T, class S>
 bool convert_exact(S v, T& out) {
-    if constexpr (std::is_same_v<S, bool>) {
+    if constexpr (is_complex_v<T>) { // both parts exactly (a real value: imaginary 0)
+        real_t<T> re, im = 0;
+        bool ok;
+        if constexpr (is_complex_v<S>)
+            ok = convert_exact(v.real(), re) && convert_exact(v.imag(), im);
+        else
+            ok = convert_exact(v, re);
+        out = T(re, im);
+        return ok;
+    } else if constexpr (is_complex_v<S>) { // read_tensor refused it
+        return false;
+    } else if constexpr (std::is_same_v<S, bool>) {
         out = T(v);
         return true;
     } else if constexpr (std::is_integral_v<T> && std::is_integral_v<S>) {
@@ -325,7 +350,7 @@ inline std::string file_position(int64_t i, const std::vector<int64_t>& shape, b
 template <class S>
 std::string show_value(S v) {
     std::ostringstream o;
-    o << std::setprecision(std::numeric_limits<S>::max_digits10) << +v;
+    o << std::setprecision(std::numeric_limits<real_t<S>>::max_digits10) << +v;
     return o.str();
 }
 
@@ -339,10 +364,7 @@ void decode(T* out, const char* in, int64_t n, const Dtype& dt, const Header& h,
     if (dt.kind == same.kind && dt.size == same.size) { // the common case: a copy
         std::memcpy(out, in, size_t(n) * sizeof(T));
         if (dt.swap)
-            for (int64_t i = 0; i < n; ++i) {
-                auto* b = reinterpret_cast<unsigned char*>(out + i);
-                std::reverse(b, b + sizeof(T));
-            }
+            for (int64_t i = 0; i < n; ++i) swap_parts(out[i]);
         return;
     }
     with_file_type(dt, [&](auto s) {
@@ -371,6 +393,10 @@ Tensor<T> read_tensor(std::string_view bytes, const Header& h, const Dtype& dt,
         fail<IOError>(name, ": byte ", kMagicLen,
                       ": the shape's element count exceeds the limit of 2^48");
     const int64_t numel = no_elements ? 0 : detail::element_count(counted);
+    if (dt.kind == 'c' && !is_complex_v<T>)
+        fail<TypeError>(name, ": the file holds complex values (dtype '", h.descr,
+                        "'), which a real ", Tensor<T>::typeName(),
+                        " cannot hold: load it as a ComplexFloatTensor or ComplexDoubleTensor");
     const size_t left = bytes.size() - h.data_at;
     if (uint64_t(numel) > left / dt.size)
         fail<IOError>(name, ": byte ", h.data_at, ": truncated file: ", numel, " elements need ",
@@ -392,7 +418,7 @@ Tensor<T> read_tensor(std::string_view bytes, const Header& h, const Dtype& dt,
 
 } // namespace detail::npy
 
-template <TorchElement T>
+template <NpyElement T>
 std::string toNpy(const Tensor<T>& x) {
     std::string shape;
     if (x.dim() == 0) shape = "(0,)"; // an empty tensor has no elements
@@ -423,13 +449,13 @@ std::string toNpy(const Tensor<T>& x) {
     out.resize(at + size_t(c.nElement()) * sizeof(T));
     if (c.nElement()) {
         std::memcpy(out.data() + at, c.data(), size_t(c.nElement()) * sizeof(T));
-        detail::t7file::to_little_endian(reinterpret_cast<T*>(out.data() + at),
-                                         size_t(c.nElement()));
+        detail::t7file::to_little_endian(reinterpret_cast<real_t<T>*>(out.data() + at),
+                                         size_t(c.nElement()) * (is_complex_v<T> ? 2 : 1));
     }
     return out;
 }
 
-template <TorchElement T>
+template <NpyElement T>
 Tensor<T> fromNpy(std::string_view bytes, const std::string& name) {
     using namespace detail::npy;
     const Header h = read_header(bytes, name);
@@ -457,18 +483,22 @@ Object fromNpyAny(std::string_view bytes, const std::string& name) {
         if (n == 2) return read_tensor<int16_t>(bytes, h, dt, name);
         if (n == 4) return read_tensor<int32_t>(bytes, h, dt, name);
         return read_tensor<int64_t>(bytes, h, dt, name);
+    case 'c':
+        detail::fail<TypeError>(name, ": a complex file (dtype '", h.descr,
+                                "'): t7::Object holds Torch7's types; load it with "
+                                "loadNpy<std::complex<float>> or loadNpy<std::complex<double>>");
     default:
         if (n == 8) return read_tensor<double>(bytes, h, dt, name);
         return read_tensor<float>(bytes, h, dt, name);
     }
 }
 
-template <TorchElement T>
+template <NpyElement T>
 void saveNpy(const std::string& path, const Tensor<T>& x) {
     detail::write_file(path, toNpy(x), "saveNpy");
 }
 
-template <TorchElement T>
+template <NpyElement T>
 Tensor<T> loadNpy(const std::string& path) {
     return fromNpy<T>(detail::read_file(path, "loadNpy"), "loadNpy('" + path + "')");
 }

@@ -14,6 +14,9 @@
 //   Rank >= 3: 2-D slices headed `(i,j,.,.) = ` (1-based, first index fastest).
 // * A footer `[torch.FloatTensor of size 2x3]`, `[torch.DoubleStorage of size 10]`,
 //   or `[torch.DoubleTensor with no dimension]` for an empty tensor.
+// * Complex tensors (Torch7 had none) print each element as `re+imj` in that layout:
+//   one format chosen from every real and imaginary part (never the integer one, so
+//   1+2i prints `1.0000+2.0000j`), right-aligned in cells two numbers wide.
 #pragma once
 
 #include "../core/allocator.hpp"
@@ -25,6 +28,7 @@
 #include "../tensor/tensor.hpp"
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -41,9 +45,11 @@ namespace detail::print {
 struct NumberFormat {
     enum Kind { Integer, Fixed, Exponent, Unaligned };
     Kind kind = Integer;
-    int width = 0;      // field width of one value
-    double scale = 1.0; // printed values are divided by it; 1 means no scale line
+    int width = 0;        // field width of one value
+    double scale = 1.0;   // printed values are divided by it; 1 means no scale line
+    bool complex = false; // re+imj: two numbers a cell
     bool scaled() const { return scale != 1.0; }
+    int cell() const { return complex ? 2 * width + 1 : width; } // width of one element
 };
 
 // Torch7's count of integer digits of a magnitude: floor(log10 a) + 1, and 1 for 0
@@ -52,9 +58,10 @@ inline double digits(double a) { return a == 0 ? 1.0 : std::floor(std::log10(a))
 
 // The format of the values that each(visit) passes to visit, one by one.
 template <class Each>
-NumberFormat choose_format_of(Each&& each) {
+NumberFormat choose_format_of(Each&& each, bool complex = false) {
     NumberFormat f;
-    bool any = false, nan = false, integral = true;
+    f.complex = complex;
+    bool any = false, nan = false, integral = !complex;
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
     each([&](double x) {
         any = true;
@@ -120,12 +127,28 @@ struct Sink {
     }
 };
 
-// A CPU tensor's elements read in place, as doubles, at element offsets.
+// A CPU tensor's elements read in place, as doubles (complex: complex<double>),
+// at element offsets.
 template <class T>
 struct Reader {
     const T* base;
-    double operator()(int64_t off) const { return convert<double>(base[off]); }
+    auto operator()(int64_t off) const {
+        if constexpr (is_complex_v<T>)
+            return std::complex<double>(base[off]);
+        else
+            return convert<double>(base[off]);
+    }
 };
+// Passes every number of a value to visit: a complex value's two parts.
+template <class V, class Visit>
+void visit_parts(const V& v, Visit&& visit) {
+    if constexpr (is_complex_v<V>) {
+        visit(v.real());
+        visit(v.imag());
+    } else {
+        visit(v);
+    }
+}
 
 // Appends one value (already divided by the scale where one applies).
 inline void put_value(std::string& out, const NumberFormat& f, double x) {
@@ -148,6 +171,20 @@ inline void put_value(std::string& out, const NumberFormat& f, double x) {
     }
     if (n > 0) out.append(buf, size_t(n) < sizeof buf ? size_t(n) : sizeof buf - 1);
 }
+inline void put_value(std::string& out, const NumberFormat& f, std::complex<double> z) {
+    // re+imj, unpadded inside, right-aligned in the cell as one number is
+    NumberFormat g = f;
+    g.width = 0;
+    std::string text;
+    put_value(text, g, z.real());
+    const double im = z.imag();
+    text += std::signbit(im) && !std::isnan(im) ? '-' : '+';
+    put_value(text, g, std::fabs(im));
+    text += 'j';
+    if (f.kind != NumberFormat::Unaligned && int(text.size()) < f.cell())
+        out.append(size_t(f.cell()) - text.size(), ' ');
+    out += text;
+}
 
 // The scale line's number, as C's %g writes it: "1e-05", "0.01", "100000", "1e+06".
 inline std::string scale_text(double scale) {
@@ -162,7 +199,7 @@ template <class R>
 void put_column(Sink& out, const R& v, int64_t n, int64_t step, const NumberFormat& f) {
     if (f.scaled()) out.buf += scale_text(f.scale) + " *\n";
     for (int64_t i = 0; i < n; ++i) {
-        const double x = v(i * step);
+        const auto x = v(i * step);
         put_value(out.buf, f, f.scaled() ? x / f.scale : x);
         out.buf += '\n';
         out.spill();
@@ -180,7 +217,7 @@ void put_matrix(Sink& sink, const R& m, int64_t at, int64_t rows, int64_t cols, 
     // Torch7 fits floor((80 - indent) / (width + 1)) columns on a line; with a NaN the
     // width is NaN, so all columns go on one line without a Columns header.
     const bool unaligned = f.kind == NumberFormat::Unaligned;
-    const int64_t per_line = unaligned ? cols : (80 - int64_t(indent.size())) / (f.width + 1);
+    const int64_t per_line = unaligned ? cols : (80 - int64_t(indent.size())) / (f.cell() + 1);
     const bool blocks = !unaligned && per_line < cols;
     const std::string row_start = f.scaled() ? indent + " " : indent;
     for (int64_t first = 0; first < cols;) {
@@ -194,7 +231,7 @@ void put_matrix(Sink& sink, const R& m, int64_t at, int64_t rows, int64_t cols, 
         if (f.scaled()) out += scale_text(f.scale) + " *\n " + indent;
         for (int64_t r = 0; r < rows; ++r) {
             for (int64_t c = first; c < last; ++c) {
-                double x = m(at + r * rs + c * cs);
+                const auto x = m(at + r * rs + c * cs);
                 put_value(out, f, f.scaled() ? x / f.scale : x);
                 out += c + 1 == last ? '\n' : ' ';
                 sink.spill();
@@ -281,10 +318,12 @@ void put_tensor(Sink& out, const Tensor<T, CPU>& t, bool hold) {
     const Reader<T> rd{t.data()};
     const Shape& sizes = t.sizes();
     const Shape& strides = t.strides();
-    const NumberFormat f = choose_format_of([&](auto&& visit) {
-        for_each_offset(sizes, strides, n, [&](int64_t off) { visit(rd(off)); });
-    });
-    if (hold && f.kind != NumberFormat::Unaligned) require_text(n, uint64_t(f.width) + 1, true);
+    const NumberFormat f = choose_format_of(
+        [&](auto&& visit) {
+            for_each_offset(sizes, strides, n, [&](int64_t off) { visit_parts(rd(off), visit); });
+        },
+        is_complex_v<T>);
+    if (hold && f.kind != NumberFormat::Unaligned) require_text(n, uint64_t(f.cell()) + 1, true);
     if (t.dim() == 1) {
         put_column(out, rd, n, t.stride(0), f);
     } else if (n > 0) {
@@ -320,9 +359,11 @@ std::string to_string(const Storage<T, CPU>& s) {
         P::require_text(s.size(), 2, true);
         const P::Reader<T> rd{s.data()};
         const int64_t n = s.size();
-        const P::NumberFormat f = P::choose_format_of([&](auto&& visit) {
-            for (int64_t i = 0; i < n; ++i) visit(rd(i));
-        });
+        const P::NumberFormat f = P::choose_format_of(
+            [&](auto&& visit) {
+                for (int64_t i = 0; i < n; ++i) P::visit_parts(rd(i), visit);
+            },
+            is_complex_v<T>);
         P::put_column(out, rd, n, 1, f);
         out.buf += "[" + torch_type_name<T, CPU>("Storage") + " of size " +
                    std::to_string(s.size()) + "]\n";

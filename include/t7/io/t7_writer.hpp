@@ -30,6 +30,14 @@ void saveObject(const std::string& path, const Object& o, Format fmt = Format::B
 template <TorchElement T>
 void save(const std::string& path, const Tensor<T>& x, Format fmt = Format::Binary);
 
+// Torch7 had no complex type: a .t7 file cannot hold one.
+template <class T>
+requires is_complex_v<T>
+void save(const std::string& path, const Tensor<T>&, Format = Format::Binary) {
+    detail::fail<TypeError>("save('", path, "'): the .t7 format (Torch7) has no complex type; ",
+                            "save a complex tensor with saveNpy, or t7::real(z) and t7::imag(z)");
+}
+
 } // namespace t7
 
 // The definitions: compiled once into libtensor7 (src/io.cpp), and here only in

@@ -20,6 +20,7 @@ Tensor<T, D>& Tensor<T, D>::fill(T v) {
 template <class T, class D>
 template <class U, class D2>
 Tensor<T, D>& Tensor<T, D>::copy(const Tensor<U, D2>& src) {
+    detail::check_not_complex_to_real<T, U>("copy");
     if (src.nElement() != nElement())
         detail::fail<ShapeError>("copy: source has ", src.nElement(), " elements (size ",
                                  src.sizes(), ") but destination has ", nElement(), " (size ",

@@ -425,6 +425,8 @@ using IntTensor = Tensor<int32_t>;
 using LongTensor = Tensor<int64_t>;
 using FloatTensor = Tensor<float>;
 using DoubleTensor = Tensor<double>;
+using ComplexFloatTensor = Tensor<std::complex<float>>;
+using ComplexDoubleTensor = Tensor<std::complex<double>>;
 
 namespace detail {
 

@@ -129,12 +129,16 @@ template <class T>
 struct packet_op<op::mul, T> : via_eigen<ei::scalar_product_op<T, T>> {};
 template <class T>
 struct packet_op<op::neg, T> : via_eigen<ei::scalar_opposite_op<T>> {};
+// (abs of a complex value is real, and complex numbers have no max: complex_ops.hpp)
 template <class T>
-struct packet_op<op::abs, T> : via_eigen<ei::scalar_abs_op<T>> {};
+requires(!is_complex_v<T>) struct packet_op<op::abs, T> : via_eigen<ei::scalar_abs_op<T>> {
+};
 template <class T>
-struct packet_op<op::cmax, T> : via_eigen<ei::scalar_max_op<T, T>> {};
+requires(!is_complex_v<T>) struct packet_op<op::cmax, T> : via_eigen<ei::scalar_max_op<T, T>> {
+};
 template <class T>
-struct packet_op<op::cmin, T> : via_eigen<ei::scalar_min_op<T, T>> {};
+requires(!is_complex_v<T>) struct packet_op<op::cmin, T> : via_eigen<ei::scalar_min_op<T, T>> {
+};
 // Floating only: integer division must check for zero.
 template <Floating T>
 struct packet_op<op::div, T> : via_eigen<ei::scalar_quotient_op<T, T>> {};

@@ -1,0 +1,411 @@
+// Discrete Fourier transforms with numpy.fft's semantics: fft/ifft/rfft/irfft along
+// one dimension, fft2/ifft2 and fftn/ifftn/rfftn/irfftn over several, fftfreq,
+// rfftfreq, fftshift, ifftshift. Any view, any length; float and complex<float>
+// transform in single precision, every other type in double. Results are new
+// contiguous tensors; each transform also writes into a given tensor
+// (t7::fft(out, x, ...)). The transforms themselves are the library's
+// (math/fft_plan.hpp); this file walks the lines of a tensor through them.
+#pragma once
+
+#include "../core/dtype.hpp"
+#include "../core/error.hpp"
+#include "../tensor/copy.hpp"
+#include "../tensor/tensor.hpp"
+#include "fft_plan.hpp"
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace t7 {
+
+enum class FftNorm { backward, ortho, forward };
+
+namespace detail::fft {
+
+// The real type a transform of T computes in: float for float and
+// complex<float>, double for everything else (NumPy computes in double).
+template <class T>
+using fft_real_t = std::conditional_t<std::is_same_v<real_t<T>, float>, float, double>;
+template <class T>
+using fft_complex_t = std::complex<fft_real_t<T>>;
+
+// The factor a transform of n points is scaled by.
+inline double scale_of(FftNorm norm, int64_t n, bool inverse) {
+    switch (norm) {
+    case FftNorm::ortho:
+        return 1.0 / std::sqrt(double(n));
+    case FftNorm::forward:
+        return inverse ? 1.0 : 1.0 / double(n);
+    default:
+        return inverse ? 1.0 / double(n) : 1.0;
+    }
+}
+
+template <class T, class D>
+int64_t fft_dim(const Tensor<T, D>& x, int64_t dim, const char* op) {
+    const int64_t nd = x.dim();
+    if (nd == 0) fail<ShapeError>(op, ": the tensor has no dimension");
+    if (dim < -nd || dim >= nd)
+        fail<IndexError>(op, ": dimension ", dim, " out of range for a ", nd, "-D tensor");
+    return dim < 0 ? dim + nd : dim;
+}
+inline void check_points(int64_t n, const char* op) {
+    if (n < 1)
+        fail<ShapeError>(op, ": invalid number of data points (", n,
+                         "): a transform needs at least one");
+}
+
+// Calls line(in_offset, out_offset) for every line along `dim` of a tensor of
+// sizes `sizes`, where in and out are walked with their own strides.
+template <class F>
+void for_each_line(const Shape& sizes, const Shape& in_st, const Shape& out_st, int64_t dim,
+                   F&& line) {
+    const int64_t nd = int64_t(sizes.size());
+    for (int64_t d = 0; d < nd; ++d)
+        if (d != dim && sizes[d] == 0) return;
+    std::vector<int64_t> idx(size_t(nd), 0);
+    int64_t ioff = 0, ooff = 0;
+    while (true) {
+        line(ioff, ooff);
+        int64_t d = nd - 1;
+        for (; d >= 0; --d) {
+            if (d == dim) continue;
+            if (++idx[size_t(d)] < sizes[d]) {
+                ioff += in_st[d];
+                ooff += out_st[d];
+                break;
+            }
+            ioff -= (sizes[d] - 1) * in_st[d];
+            ooff -= (sizes[d] - 1) * out_st[d];
+            idx[size_t(d)] = 0;
+        }
+        if (d < 0) return;
+    }
+}
+
+// out (complex, sizes of x with n along dim) = the transform of x along dim,
+// x's lines cut to or padded with zeros to n points.
+template <class C, class T>
+void complex_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, bool inverse,
+                   FftNorm norm) {
+    using R = typename C::value_type;
+    Plan<R>& plan = plan_for<R>(n);
+    const int64_t len = x.size(dim), take = len < n ? len : n;
+    const int64_t xs = x.stride(dim), os = out.stride(dim);
+    const R scale = R(scale_of(norm, n, inverse));
+    std::vector<C> a(static_cast<size_t>(n)), b(static_cast<size_t>(n));
+    const T* xd = x.data();
+    C* od = out.data();
+    for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
+        for (int64_t k = 0; k < take; ++k) a[size_t(k)] = convert<C>(xd[io + k * xs]);
+        for (int64_t k = take; k < n; ++k) a[size_t(k)] = C(0);
+        plan.run(b.data(), a.data(), inverse);
+        for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[size_t(k)] * scale;
+    });
+}
+
+// out (complex, n/2 + 1 along dim) = the transform of the real x along dim.
+template <class C, class T>
+void r2c_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, FftNorm norm) {
+    using R = typename C::value_type;
+    Plan<R>& plan = plan_for<R>(n);
+    const int64_t len = x.size(dim), take = len < n ? len : n, half = n / 2 + 1;
+    const int64_t xs = x.stride(dim), os = out.stride(dim);
+    const R scale = R(scale_of(norm, n, false));
+    std::vector<R> a(static_cast<size_t>(n));
+    std::vector<C> b(static_cast<size_t>(half));
+    const T* xd = x.data();
+    C* od = out.data();
+    for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
+        for (int64_t k = 0; k < take; ++k) a[size_t(k)] = convert<R>(xd[io + k * xs]);
+        for (int64_t k = take; k < n; ++k) a[size_t(k)] = R(0);
+        plan.run_r2c(b.data(), a.data());
+        for (int64_t k = 0; k < half; ++k) od[oo + k * os] = b[size_t(k)] * scale;
+    });
+}
+
+// out (real, n along dim) = the inverse transform of the half spectrum x along dim.
+template <class R, class C>
+void c2r_lines(Tensor<R>& out, const Tensor<C>& x, int64_t dim, int64_t n, FftNorm norm) {
+    Plan<R>& plan = plan_for<R>(n);
+    using PC = std::complex<R>;
+    const int64_t half = n / 2 + 1, len = x.size(dim), take = len < half ? len : half;
+    const int64_t xs = x.stride(dim), os = out.stride(dim);
+    const R scale = R(scale_of(norm, n, true));
+    std::vector<PC> a(static_cast<size_t>(half));
+    std::vector<R> b(static_cast<size_t>(n));
+    const C* xd = x.data();
+    R* od = out.data();
+    for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
+        for (int64_t k = 0; k < take; ++k) a[size_t(k)] = convert<PC>(xd[io + k * xs]);
+        for (int64_t k = take; k < half; ++k) a[size_t(k)] = PC(0);
+        plan.run_c2r(b.data(), a.data());
+        for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[size_t(k)] * scale;
+    });
+}
+
+inline Shape with_size(Shape s, int64_t dim, int64_t n) {
+    s[size_t(dim)] = n;
+    return s;
+}
+
+// The destination of an into-result form: of type U == Want (else TypeError),
+// and of the result's sizes (an empty tensor is resized; else ShapeError),
+// checked before anything is written.
+template <class Want, class U>
+void check_out(Tensor<U>& out, const Shape& sizes, const char* op) {
+    if constexpr (!std::is_same_v<U, Want>) {
+        fail<TypeError>(op, ": the result is a ", Tensor<Want>::typeName(), ", not a ",
+                        Tensor<U>::typeName());
+    } else {
+        if (out.dim() == 0) return;
+        if (!(out.sizes() == sizes))
+            fail<ShapeError>(op, ": the result has size ", sizes, " but out has size ",
+                             out.sizes());
+    }
+}
+// Writes r into out (checked by check_out) and returns out.
+template <class U, class V>
+void deliver(Tensor<U>& out, const Tensor<V>& r) {
+    if constexpr (std::is_same_v<U, V>) {
+        if (out.dim() == 0)
+            out.set(r);
+        else
+            out.copy(r);
+    }
+}
+
+template <class T>
+auto fft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, bool inverse, const char* op) {
+    using C = fft_complex_t<T>;
+    const int64_t d = fft_dim(x, dim, op);
+    if (n == -1) n = x.size(d);
+    check_points(n, op);
+    Tensor<C> out(with_size(x.sizes(), d, n));
+    complex_lines(out, x, d, n, inverse, norm);
+    return out;
+}
+
+// Dimensions of an n-dimensional transform: `dims` wrapped, {} meaning all.
+template <class T>
+Shape fft_dims(const Tensor<T>& x, const Shape& dims, const char* op) {
+    Shape r;
+    if (dims.empty()) {
+        for (int64_t d = 0; d < x.dim(); ++d) r.push_back(d);
+        if (r.empty()) fail<ShapeError>(op, ": the tensor has no dimension");
+        return r;
+    }
+    for (int64_t d : dims) {
+        const int64_t w = fft_dim(x, d, op);
+        for (int64_t e : r)
+            if (e == w) fail<IndexError>(op, ": dimension ", d, " repeated in ", dims);
+        r.push_back(w);
+    }
+    return r;
+}
+
+template <class T>
+auto fftn_impl(const Tensor<T>& x, const Shape& dims, FftNorm norm, bool inverse, const char* op) {
+    const Shape ds = fft_dims(x, dims, op);
+    for (int64_t d : ds) check_points(x.size(d), op);
+    auto r = fft1(x, -1, ds.back(), norm, inverse, op);
+    for (size_t i = ds.size() - 1; i-- > 0;) r = fft1(r, -1, ds[i], norm, inverse, op);
+    return r;
+}
+
+template <class T>
+auto rfft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, const char* op) {
+    static_assert(!is_complex_v<T>, "t7::rfft: takes real values (use t7::fft for complex)");
+    using C = fft_complex_t<T>;
+    const int64_t d = fft_dim(x, dim, op);
+    if (n == -1) n = x.size(d);
+    check_points(n, op);
+    Tensor<C> out(with_size(x.sizes(), d, n / 2 + 1));
+    r2c_lines(out, x, d, n, norm);
+    return out;
+}
+
+template <class T>
+auto irfft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, const char* op) {
+    using R = fft_real_t<T>;
+    const int64_t d = fft_dim(x, dim, op);
+    if (n == -1) n = 2 * (x.size(d) - 1);
+    check_points(n, op);
+    Tensor<R> out(with_size(x.sizes(), d, n));
+    if constexpr (is_complex_v<T>) {
+        c2r_lines(out, x, d, n, norm);
+    } else {
+        const Tensor<fft_complex_t<T>> z = x; // a real half spectrum: imaginary parts 0
+        c2r_lines(out, z, d, n, norm);
+    }
+    return out;
+}
+
+} // namespace detail::fft
+
+// ---- one dimension -------------------------------------------------------------------
+
+// numpy.fft.fft: the DFT along `dim` of n points (x's line cut or padded with zeros).
+template <class T>
+auto fft(const Tensor<T>& x, int64_t n = -1, int64_t dim = -1, FftNorm norm = FftNorm::backward) {
+    return detail::fft::fft1(x, n, dim, norm, false, "fft");
+}
+template <class T>
+auto ifft(const Tensor<T>& x, int64_t n = -1, int64_t dim = -1, FftNorm norm = FftNorm::backward) {
+    return detail::fft::fft1(x, n, dim, norm, true, "ifft");
+}
+// numpy.fft.rfft: the n/2 + 1 non-negative frequency terms of a real input's DFT.
+template <class T>
+auto rfft(const Tensor<T>& x, int64_t n = -1, int64_t dim = -1, FftNorm norm = FftNorm::backward) {
+    return detail::fft::rfft1(x, n, dim, norm, "rfft");
+}
+// numpy.fft.irfft: n real values (default 2 (m - 1)) from a half spectrum of m terms.
+template <class T>
+auto irfft(const Tensor<T>& x, int64_t n = -1, int64_t dim = -1, FftNorm norm = FftNorm::backward) {
+    return detail::fft::irfft1(x, n, dim, norm, "irfft");
+}
+
+// ---- several dimensions ------------------------------------------------------------------
+
+template <class T>
+auto fftn(const Tensor<T>& x, const Shape& dims = {}, FftNorm norm = FftNorm::backward) {
+    return detail::fft::fftn_impl(x, dims, norm, false, "fftn");
+}
+template <class T>
+auto ifftn(const Tensor<T>& x, const Shape& dims = {}, FftNorm norm = FftNorm::backward) {
+    return detail::fft::fftn_impl(x, dims, norm, true, "ifftn");
+}
+template <class T>
+auto fft2(const Tensor<T>& x, const Shape& dims = {-2, -1}, FftNorm norm = FftNorm::backward) {
+    return detail::fft::fftn_impl(x, dims, norm, false, "fft2");
+}
+template <class T>
+auto ifft2(const Tensor<T>& x, const Shape& dims = {-2, -1}, FftNorm norm = FftNorm::backward) {
+    return detail::fft::fftn_impl(x, dims, norm, true, "ifft2");
+}
+// rfftn: rfft along the last of dims, then fft along the others.
+template <class T>
+auto rfftn(const Tensor<T>& x, const Shape& dims = {}, FftNorm norm = FftNorm::backward) {
+    const Shape ds = detail::fft::fft_dims(x, dims, "rfftn");
+    auto r = detail::fft::rfft1(x, -1, ds.back(), norm, "rfftn");
+    for (size_t i = ds.size() - 1; i-- > 0;)
+        r = detail::fft::fft1(r, -1, ds[i], norm, false, "rfftn");
+    return r;
+}
+// irfftn: ifft along all of dims but the last, then irfft along the last
+// (2 (m - 1) points).
+template <class T>
+auto irfftn(const Tensor<T>& x, const Shape& dims = {}, FftNorm norm = FftNorm::backward) {
+    const Shape ds = detail::fft::fft_dims(x, dims, "irfftn");
+    if (ds.size() == 1) return detail::fft::irfft1(x, -1, ds[0], norm, "irfftn");
+    auto z = detail::fft::fft1(x, -1, ds[0], norm, true, "irfftn");
+    for (size_t i = 1; i + 1 < ds.size(); ++i)
+        z = detail::fft::fft1(z, -1, ds[i], norm, true, "irfftn");
+    return detail::fft::irfft1(z, -1, ds.back(), norm, "irfftn");
+}
+
+// ---- into a given tensor ---------------------------------------------------------------
+// The result is written into out (resized when out is empty); a result type other
+// than out's is a TypeError, other sizes a ShapeError, out unchanged.
+namespace detail::fft {
+template <class U, class R>
+Tensor<U>& into(Tensor<U>& out, const R& r, const char* op) {
+    using V = typename R::value_type;
+    check_out<V>(out, r.sizes(), op);
+    deliver(out, r);
+    return out;
+}
+} // namespace detail::fft
+template <class U, class T>
+Tensor<U>& fft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
+               FftNorm norm = FftNorm::backward) {
+    return detail::fft::into(out, fft(x, n, dim, norm), "fft");
+}
+template <class U, class T>
+Tensor<U>& ifft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
+                FftNorm norm = FftNorm::backward) {
+    return detail::fft::into(out, ifft(x, n, dim, norm), "ifft");
+}
+template <class U, class T>
+Tensor<U>& rfft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
+                FftNorm norm = FftNorm::backward) {
+    return detail::fft::into(out, rfft(x, n, dim, norm), "rfft");
+}
+template <class U, class T>
+Tensor<U>& irfft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
+                 FftNorm norm = FftNorm::backward) {
+    return detail::fft::into(out, irfft(x, n, dim, norm), "irfft");
+}
+#define T7_FFT_INTO_N(NAME)                                                                        \
+    template <class U, class T>                                                                    \
+    Tensor<U>& NAME(Tensor<U>& out, const Tensor<T>& x, const Shape& dims,                         \
+                    FftNorm norm = FftNorm::backward) {                                            \
+        return detail::fft::into(out, NAME(x, dims, norm), #NAME);                                 \
+    }
+T7_FFT_INTO_N(fftn)
+T7_FFT_INTO_N(ifftn)
+T7_FFT_INTO_N(fft2)
+T7_FFT_INTO_N(ifft2)
+T7_FFT_INTO_N(rfftn)
+T7_FFT_INTO_N(irfftn)
+#undef T7_FFT_INTO_N
+
+// ---- frequencies and shifts ------------------------------------------------------------
+
+// numpy.fft.fftfreq: [0, 1, ..., (n-1)/2, -(n/2), ..., -1] / (d n).
+inline Tensor<double> fftfreq(int64_t n, double d = 1.0) {
+    detail::fft::check_points(n, "fftfreq");
+    Tensor<double> r(n);
+    double* p = r.data();
+    const double s = 1.0 / (d * double(n));
+    for (int64_t k = 0; k < n; ++k) p[k] = double(k <= (n - 1) / 2 ? k : k - n) * s;
+    return r;
+}
+// numpy.fft.rfftfreq: [0, 1, ..., n/2] / (d n).
+inline Tensor<double> rfftfreq(int64_t n, double d = 1.0) {
+    detail::fft::check_points(n, "rfftfreq");
+    Tensor<double> r(n / 2 + 1);
+    double* p = r.data();
+    const double s = 1.0 / (d * double(n));
+    for (int64_t k = 0; k <= n / 2; ++k) p[k] = double(k) * s;
+    return r;
+}
+
+namespace detail::fft {
+// x rolled by `shift(size)` along each of dims ({} all), as a new tensor.
+template <class T, class D, class F>
+Tensor<T, D> roll_dims(const Tensor<T, D>& x, const Shape& dims, F shift, const char* op) {
+    Shape ds;
+    if (dims.empty()) {
+        for (int64_t d = 0; d < x.dim(); ++d) ds.push_back(d);
+    } else {
+        for (int64_t d : dims) ds.push_back(fft_dim(x, d, op));
+    }
+    Tensor<T, D> cur = x;
+    for (int64_t d : ds) {
+        const int64_t n = cur.size(d), k = n ? shift(n) % n : 0;
+        Tensor<T, D> next(cur.sizes());
+        if (n - k > 0) next.narrow(d, k, n - k).copy(cur.narrow(d, 0, n - k));
+        if (k > 0) next.narrow(d, 0, k).copy(cur.narrow(d, n - k, k));
+        cur.set(next); // rebinds the handle (assignment would write into x)
+    }
+    return ds.empty() ? x.clone() : cur;
+}
+} // namespace detail::fft
+
+// numpy.fft.fftshift: the zero frequency moved to the middle (a roll by n / 2).
+template <class T, class D>
+Tensor<T, D> fftshift(const Tensor<T, D>& x, const Shape& dims = {}) {
+    return detail::fft::roll_dims(
+        x, dims, [](int64_t n) { return n / 2; }, "fftshift");
+}
+template <class T, class D>
+Tensor<T, D> ifftshift(const Tensor<T, D>& x, const Shape& dims = {}) {
+    return detail::fft::roll_dims(
+        x, dims, [](int64_t n) { return n - n / 2; }, "ifftshift");
+}
+
+} // namespace t7

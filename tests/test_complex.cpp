@@ -1,0 +1,385 @@
+// Complex tensors (issue 42): element types, fused arithmetic, functions against
+// NumPy 1.24's complex128 values (printed by NumPy, in the tables below), views of
+// the parts, printing, .npy, conversions and the errors of misuse. Other expected
+// values are worked out by hand in the comments.
+#include <t7/t7.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace t7;
+using Z = std::complex<double>;
+using CF = std::complex<float>;
+
+namespace {
+
+// The test inputs of the tables: z = [0.5-1j, 1.5+0.25j, -2+3j, -0.75-0.5j, 0.003+2j].
+Tensor<Z> inputs() {
+    const Z v[] = {{0.5, -1}, {1.5, 0.25}, {-2, 3}, {-0.75, -0.5}, {3e-3, 2}};
+    Tensor<Z> z(5);
+    for (int64_t i = 0; i < 5; ++i) z(i) = v[i];
+    return z;
+}
+
+// |a - b| within k units in the last place of b (per component).
+bool within_ulps(double a, double b, double k) {
+    if (std::isnan(b)) return std::isnan(a);
+    if (std::isinf(b)) return a == b;
+    const double ulp = std::nextafter(std::fabs(b), INFINITY) - std::fabs(b);
+    return std::fabs(a - b) <= k * ulp;
+}
+
+struct FunctionCase {
+    const char* name;
+    Tensor<Z> (*f)(const Tensor<Z>&);
+    std::vector<Z> numpy;
+};
+
+} // namespace
+
+TEST_CASE("complex: element types, names, promotion") {
+    static_assert(std::is_same_v<ComplexFloatTensor, Tensor<std::complex<float>>>);
+    static_assert(std::is_same_v<ComplexDoubleTensor, Tensor<std::complex<double>>>);
+    static_assert(std::is_same_v<promote_t<float, CF>, CF>);
+    static_assert(std::is_same_v<promote_t<double, CF>, Z>);
+    static_assert(std::is_same_v<promote_t<int32_t, CF>, CF>);
+    static_assert(std::is_same_v<promote_t<CF, Z>, Z>);
+    CHECK(ComplexFloatTensor::typeName() == "torch.ComplexFloatTensor");
+    CHECK(ComplexDoubleTensor::typeName() == "torch.ComplexDoubleTensor");
+    ComplexFloatTensor z(2, 3);
+    CHECK(z.stride(0) == 3);
+    CHECK(sizeof(*z.data()) == 8); // interleaved (re, im) pairs of float
+}
+
+TEST_CASE("complex: fused arithmetic with real operands and scalars") {
+    // z = [1+2i, 3-1i], r = [2, -1]
+    ComplexFloatTensor z(2), c(2);
+    z(0) = CF(1, 2), z(1) = CF(3, -1);
+    c.fill(CF(0.5f, -1));
+    FloatTensor r(2);
+    r(0) = 2, r(1) = -1;
+    ComplexFloatTensor w = z * z + c; // (1+2i)^2 = -3+4i; (3-i)^2 = 8-6i
+    CHECK(CF(w(0)) == CF(-2.5f, 3));
+    CHECK(CF(w(1)) == CF(8.5f, -7));
+    w = z * r + 1.0f; // 2+4i+1, -3+i+1
+    CHECK(CF(w(0)) == CF(3, 4));
+    CHECK(CF(w(1)) == CF(-2, 1));
+    w = z / CF(0, 1); // (1+2i)/i = 2-i; (3-i)/i = -1-3i
+    CHECK(CF(w(0)) == CF(2, -1));
+    CHECK(CF(w(1)) == CF(-1, -3));
+    w = -z - t7::conj(z); // -2 re
+    CHECK(CF(w(0)) == CF(-2, 0));
+    CHECK(CF(w(1)) == CF(-6, 0));
+    ComplexDoubleTensor zd = z * 2.0; // double scalar with a complex<float> tensor: stays float,
+    CHECK(Z(zd(1)) == Z(6, -2));      // converted to complex<double> on assignment
+    // a real tensor assigned to a complex one: imaginary parts 0
+    ComplexFloatTensor fromreal(2);
+    fromreal = r;
+    CHECK(CF(fromreal(1)) == CF(-1, 0));
+    ByteTensor eq = (z == z), ne = (z != w);
+    CHECK(eq(0) == 1);
+    CHECK(ne(1) == 1);
+}
+
+TEST_CASE("complex: vectorised runs agree with strided ones bit for bit") {
+    // Contiguous operands run in packets, a column of a transposed view one by one.
+    ComplexDoubleTensor a(37, 37), b(37, 37);
+    for (int64_t i = 0; i < 37; ++i)
+        for (int64_t j = 0; j < 37; ++j) {
+            a(i, j) = Z(std::sin(0.3 * double(i * 37 + j)), std::cos(0.7 * double(j)));
+            b(i, j) = Z(1.0 + 0.01 * double(i), -0.5 + 0.02 * double(j));
+        }
+    ComplexDoubleTensor packed = a * b + a / b, strided(37, 37);
+    strided.t() = a.t() * b.t() + a.t() / b.t();
+    for (int64_t i = 0; i < 37; ++i)
+        for (int64_t j = 0; j < 37; ++j) {
+            const Z x = a(i, j), y = b(i, j);
+            // the schoolbook product and Smith's quotient (NumPy's)
+            const Z prod(x.real() * y.real() - x.imag() * y.imag(),
+                         x.real() * y.imag() + x.imag() * y.real());
+            REQUIRE(Z(packed(i, j)) == Z(strided(i, j)));
+            REQUIRE(std::abs(Z(packed(i, j)) - (prod + x / y)) <= 1e-15 * std::abs(prod + x / y));
+        }
+}
+
+TEST_CASE("complex: functions against NumPy's complex128 values") {
+    const std::vector<FunctionCase> cases = {
+        {"exp",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::exp(x)); },
+         {{0.8908079042931287, -1.3873511113297634},
+          {4.342364210495382, 1.1087876201493594},
+          {-0.13398091492954262, 0.019098516261135196},
+          {0.41454064950578356, -0.22646458896647162},
+          {-0.41739715159161445, 0.9120294150394886}}},
+        {"log",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::log(x)); },
+         {{0.11157177565710488, -1.1071487177940904},
+          {0.4191645952022216, 0.16514867741462683},
+          {1.2824746787307684, 2.158798930342464},
+          {-0.10381968238912226, -2.5535900500422257},
+          {0.6931483055586797, 1.569296327919895}}},
+        {"log10",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::log10(x)); },
+         {{0.04845500650402821, -0.4808285787842341},
+          {0.1820408707055351, 0.07172315929479262},
+          {0.5569716761534184, 0.9375544629863746},
+          {-0.04508831517454401, -1.1090100677763872},
+          {0.3010304842447237, 0.6815367356866464}}},
+        {"sqrt",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::sqrt(x)); },
+         {{0.8994537199739336, -0.5558929702514211},
+          {1.2289610719169575, 0.10171192794985977},
+          {0.8959774761298381, 1.6741492280355401},
+          {0.27512526135016874, -0.9086770105119854},
+          {1.000750281038865, 0.9992502814607394}}},
+        {"sin",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::sin(x)); },
+         {{0.7397922644560138, -1.0313360742545512},
+          {1.0288293962476212, 0.017869088397805058},
+          {-9.15449914691143, -4.168906959966565},
+          {-0.7686335646933926, -0.3812796346521782},
+          {0.011286570143377903, 3.6268440869874246}}},
+        {"cos",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::cos(x)); },
+         {{1.3541806567045842, 0.5634214652309818},
+          {0.07295927644889197, -0.251979519570583},
+          {-4.189625690968807, 9.109227893755337},
+          {0.8250713669946073, -0.35519875789073846},
+          {3.762178761215719, -0.010880564902676566}}},
+        {"tan",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::tan(x)); },
+         {{0.195577310065934, -0.8429662048457833},
+          {1.0253320612293393, 3.7861089368147747},
+          {0.0037640256415042484, 1.0032386273536096},
+          {-0.618096394806202, -0.7282118012804722},
+          {0.00021195133761736228, 0.964028193058461}}},
+        {"sinh",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::sinh(x)); },
+         {{0.28154899513533443, -0.948864531437168},
+          {2.0630853133346414, 0.5819954525995883},
+          {3.59056458998578, 0.5309210862485197},
+          {-0.7216508242975646, -0.6207042310780551},
+          {-0.0012484423823030345, 0.9093015186671713}}},
+        {"cosh",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::cosh(x)); },
+         {{0.6092589091577942, -0.4384865798925953},
+          {2.2792788971607405, 0.526792167549771},
+          {-3.7245455049153224, -0.5118225699873846},
+          {1.1361914738033483, 0.3942396421115833},
+          {-0.4161487092093114, 0.0027278963723173072}}},
+        {"tanh",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::tanh(x)); },
+         {{1.0428307283443607, -0.806877412163085},
+          {0.9152719132613141, 0.04380217692516719},
+          {-0.965385879022133, -0.009884375038322492},
+          {-0.7360841705511909, -0.29089346182961806},
+          {0.017322401310654736, -2.1849263131899956}}},
+        {"asin",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::asin(x)); },
+         {{0.34943906285721327, -0.9261330313501825},
+          {1.3546256105463583, 0.9937304660372428},
+          {-0.5706527843210994, 1.9833870299165355},
+          {-0.6822039655834323, -0.6063349998873513},
+          {0.0013416402230108958, 1.44363628016292}}},
+        {"acos",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::acos(x)); },
+         {{1.2213572639376833, 0.9261330313501825},
+          {0.2161707162485382, -0.9937304660372428},
+          {2.141449111115996, -1.9833870299165355},
+          {2.2530002923783288, 0.6063349998873513},
+          {1.5694546865718857, -1.44363628016292}}},
+        {"atan",
+         [](const Tensor<Z>& x) { return Tensor<Z>(t7::atan(x)); },
+         {{0.9078874949608804, -0.708303336014054},
+          {0.9916033841961419, 0.07605284360074788},
+          {-1.4099210495965755, 0.22907268296853878},
+          {-0.7232206661240675, -0.3104282830771958},
+          {1.5697963311282057, 0.5493041443440548}}},
+    };
+    const Tensor<Z> z = inputs();
+    for (const auto& c : cases) {
+        const Tensor<Z> got = c.f(z);
+        for (int64_t i = 0; i < 5; ++i) {
+            const Z g = got(i), e = c.numpy[size_t(i)];
+            INFO(c.name, " of element ", i, ": ", g, " vs NumPy ", e);
+            CHECK(within_ulps(g.real(), e.real(), 4));
+            CHECK(within_ulps(g.imag(), e.imag(), 4));
+        }
+    }
+    // z ** (0.5 + 1j), z / z[::-1], abs, angle (NumPy 1.24)
+    const std::vector<Z> pw = {{2.891844688691369, -1.3685055323246387},
+                               {0.916583078161909, 0.502803152143791},
+                               {-0.1559082377178836, 0.15414721120118596},
+                               {2.3068177507856205, -11.982959571142805},
+                               {0.027342270426079316, 0.29315526078837834}};
+    const std::vector<Z> dv = {{-0.4996238758462793, -0.25074943581376935},
+                               {-1.5384615384615385, 0.6923076923076923},
+                               {1.0, 0.0},
+                               {-0.5405405405405405, -0.2432432432432432},
+                               {-1.5988, 0.8024}};
+    const double ab[] = {1.118033988749895, 1.5206906325745546, 3.6055512754639896,
+                         0.9013878188659974, 2.0000022499987344};
+    const double an[] = {-1.1071487177940904, 0.16514867741462683, 2.1587989303424644,
+                         -2.5535900500422253, 1.569296327919895};
+    const Tensor<Z> p = t7::pow(z, Z(0.5, 1)), q = z / t7::flip(z, {0});
+    const DoubleTensor a = t7::abs(z), g = t7::angle(z);
+    for (int64_t i = 0; i < 5; ++i) {
+        INFO("element ", i);
+        INFO(Z(p(i)), " vs NumPy ", pw[size_t(i)]);
+        CHECK(within_ulps(Z(p(i)).real(), pw[size_t(i)].real(), 8));
+        CHECK(within_ulps(Z(p(i)).imag(), pw[size_t(i)].imag(), 8));
+        CHECK(within_ulps(Z(q(i)).real(), dv[size_t(i)].real(), 2));
+        CHECK(within_ulps(Z(q(i)).imag(), dv[size_t(i)].imag(), 2));
+        CHECK(within_ulps(a(i), ab[i], 1));
+        CHECK(within_ulps(g(i), an[i], 1));
+    }
+    // integer powers are products (NumPy's): (1+2i)^3 = -11-2i exactly; 1/(0+2i) = -0.5i
+    ComplexDoubleTensor w(2);
+    w(0) = Z(1, 2), w(1) = Z(0, 2);
+    ComplexDoubleTensor cube = t7::pow(w, 3), inv = t7::cinv(w), sq = t7::square(w);
+    CHECK(Z(cube(0)) == Z(-11, -2));
+    CHECK(Z(inv(1)) == Z(0, -0.5));
+    CHECK(Z(sq(0)) == Z(-3, 4));
+}
+
+TEST_CASE("complex: C99 Annex G special values (NumPy's)") {
+    const double inf = std::numeric_limits<double>::infinity();
+    ComplexDoubleTensor z(4);
+    z(0) = Z(-inf, 0), z(1) = Z(-4, 0), z(2) = Z(-0.0, 0), z(3) = Z(0, inf);
+    ComplexDoubleTensor e = t7::exp(z), s = t7::sqrt(z), l = t7::log(z);
+    CHECK(Z(e(0)) == Z(0, 0));                                   // exp(-inf + 0i) = +0 + 0i
+    CHECK(Z(s(1)) == Z(0, 2));                                   // sqrt(-4) = 2i
+    CHECK(Z(s(3)) == Z(inf, inf));                               // sqrt(x + i inf) = inf + i inf
+    CHECK(Z(l(2)).real() == -inf);                               // log(-0) = -inf + i pi
+    CHECK(Z(l(2)).imag() == doctest::Approx(3.141592653589793)); //
+    CHECK(Z(l(1)).imag() == doctest::Approx(3.141592653589793)); // the branch cut: +pi above
+    ComplexDoubleTensor below(1);
+    below(0) = Z(-4, -0.0); // below the cut: sqrt gives -2i, log -pi
+    CHECK(Z(ComplexDoubleTensor(t7::sqrt(below))(0)) == Z(0, -2));
+    CHECK(Z(ComplexDoubleTensor(t7::log(below))(0)).imag() == doctest::Approx(-3.141592653589793));
+}
+
+TEST_CASE("complex: real and imag are writable views; complex and polar") {
+    ComplexFloatTensor z(2, 3);
+    for (int64_t i = 0; i < 2; ++i)
+        for (int64_t j = 0; j < 3; ++j) z(i, j) = CF(float(i), float(j));
+    FloatTensor re = t7::real(z), im = t7::imag(z);
+    CHECK(re.sizes() == Shape{2, 3});
+    CHECK(re.strides() == Shape{6, 2});
+    CHECK(im.storageOffset() == 1);
+    CHECK(static_cast<const void*>(re.data()) == static_cast<const void*>(z.data()));
+    CHECK(im(1, 2) == 2);
+    im.fill(7); // writes the imaginary parts only
+    CHECK(CF(z(1, 2)) == CF(1, 7));
+    t7::real(z) += 1.0f;
+    CHECK(CF(z(0, 0)) == CF(1, 7));
+    // of a reversed and a transposed view
+    ComplexFloatTensor rev = z.flip({1});
+    FloatTensor rre = t7::real(rev);
+    CHECK(rre.stride(1) == -2);
+    CHECK(rre(0, 0) == re(0, 2));
+    FloatTensor imt = t7::imag(z.t());
+    CHECK(imt.sizes() == Shape{3, 2});
+    CHECK(imt(2, 1) == 7);
+    // the views keep the memory alive
+    FloatTensor keep;
+    {
+        ComplexFloatTensor tmp(3);
+        tmp.fill(CF(4, 5));
+        keep = t7::imag(tmp);
+    }
+    CHECK(keep(2) == 5);
+    // alias-safe: swap the parts through a temporary
+    t7::real(z) = t7::imag(z) * 2.0f;
+    CHECK(CF(z(1, 0)) == CF(14, 7));
+    // lazy expressions of two real operands
+    FloatTensor x(3), y(3);
+    for (int64_t i = 0; i < 3; ++i) x(i) = float(i + 1), y(i) = float(i) * 0.5f;
+    ComplexFloatTensor c = t7::complex(x, y), p = t7::polar(x, y);
+    CHECK(CF(c(2)) == CF(3, 1));
+    CHECK(CF(p(1)).real() == doctest::Approx(2 * std::cos(0.5)));
+    CHECK(CF(p(1)).imag() == doctest::Approx(2 * std::sin(0.5)));
+    FloatTensor back = t7::real(c * 2.0f) + t7::imag(c);
+    CHECK(back(2) == 7);
+}
+
+TEST_CASE("complex: reductions, dot and vdot") {
+    ComplexDoubleTensor z(3);
+    z(0) = Z(1, 1), z(1) = Z(2, -1), z(2) = Z(0, 3);
+    CHECK(Z(t7::sum(z)) == Z(3, 3));
+    CHECK(Z(t7::prod(z)) == Z(-3, 9)); // (1+i)(2-i) = 3+i; (3+i)(3i) = -3+9i
+    CHECK(t7::mean(z) == Z(1, 1));
+    CHECK(t7::norm(z) == doctest::Approx(4.0)); // sqrt(2 + 5 + 9)
+    CHECK(t7::dot(z, z) == Z(-6, -2));          // squares: 2i, 3-4i, -9
+    CHECK(t7::vdot(z, z) == Z(16, 0));          // sum of |z|^2
+    ComplexDoubleTensor empty(0);
+    CHECK(Z(t7::sum(empty)) == Z(0, 0));
+    CHECK(std::isnan(t7::mean(empty).real()));
+}
+
+TEST_CASE("complex: printing in Torch7's layout") {
+    ComplexFloatTensor z(3);
+    z(0) = CF(1, 2), z(1) = CF(-0.5f, -1), z(2) = CF(10, 0);
+    std::ostringstream o;
+    o << z;
+    // the format of the parts (%8.4f: 10 has two digits), cells of 2 x 8 + 1
+    CHECK(o.str() == "   1.0000+2.0000j\n  -0.5000-1.0000j\n  10.0000+0.0000j\n"
+                     "[torch.ComplexFloatTensor of size 3]\n");
+    ComplexDoubleTensor m(2, 2);
+    m.fill(Z(0.25, -3));
+    CHECK(t7::to_string(m) == " 0.2500-3.0000j  0.2500-3.0000j\n 0.2500-3.0000j  0.2500-3.0000j\n"
+                              "[torch.ComplexDoubleTensor of size 2x2]\n");
+}
+
+TEST_CASE("complex: .npy both ways, NumPy's bytes") {
+    ComplexDoubleTensor z(2, 2);
+    z(0, 0) = Z(1, 2), z(0, 1) = Z(-3, 0.5), z(1, 0) = Z(0, -1), z(1, 1) = Z(1e300, -1e-300);
+    const std::string bytes = t7::toNpy(z);
+    CHECK(bytes.find("'descr': '<c16'") != std::string::npos);
+    CHECK(bytes.size() == 128 + 4 * 16);
+    const ComplexDoubleTensor back = t7::fromNpy<Z>(bytes);
+    CHECK(back.sizes() == Shape{2, 2});
+    for (int64_t i = 0; i < 2; ++i)
+        for (int64_t j = 0; j < 2; ++j) CHECK(Z(back(i, j)) == Z(z(i, j)));
+    // a transposed view is written in its logical order
+    const ComplexDoubleTensor bt = t7::fromNpy<Z>(t7::toNpy(ComplexDoubleTensor(z.t())));
+    CHECK(Z(bt(0, 1)) == Z(0, -1));
+    // complex64: '<c8'; loads into complex128 exactly, and a real file into complex
+    ComplexFloatTensor f(1);
+    f(0) = CF(0.1f, -2.5f);
+    CHECK(t7::toNpy(f).find("'<c8'") != std::string::npos);
+    CHECK(Z(t7::fromNpy<Z>(t7::toNpy(f))(0)) == Z(double(0.1f), -2.5));
+    DoubleTensor r(2);
+    r(0) = 1.5, r(1) = -2;
+    CHECK(CF(t7::fromNpy<CF>(t7::toNpy(r))(1)) == CF(-2, 0));
+    // complex128 into complex64: only when both parts are floats exactly
+    CHECK_THROWS_AS(t7::fromNpy<CF>(bytes), TypeError);
+    // a complex file as a real tensor, or as a t7::Object: TypeError naming the way
+    CHECK_THROWS_WITH_AS(t7::fromNpy<double>(bytes), doctest::Contains("ComplexDoubleTensor"),
+                         TypeError);
+    CHECK_THROWS_AS(t7::fromNpyAny(bytes), TypeError);
+}
+
+TEST_CASE("complex: misuse") {
+    ComplexFloatTensor z(3);
+    z.fill(CF(1, 1));
+    FloatTensor r(3);
+    r.fill(5);
+    // complex to real: TypeError naming the way out, destination unchanged
+    CHECK_THROWS_WITH_AS(r = z, doctest::Contains("t7::real"), TypeError);
+    CHECK_THROWS_AS(r.copy(z), TypeError);
+    CHECK_THROWS_AS(r = z * 2.0f, TypeError);
+    CHECK(r(0) == 5);
+    // .t7 has no complex type
+    CHECK_THROWS_WITH_AS(t7::save("/nonexistent/z.t7", z), doctest::Contains(".t7"), TypeError);
+    // ordering does not compile: t7::cmax(z, z), z < z, t7::floor(z) are static_asserts
+    // naming the function (tests/compile_fail/complex_order.py checks the messages).
+}
