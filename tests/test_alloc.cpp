@@ -46,3 +46,21 @@ TEST_CASE("no heap allocation per assignment into an existing tensor") {
     // Sanity: the counter does count.
     CHECK(allocations([&] { t7::FloatTensor t(10); }) > 0);
 }
+
+TEST_CASE("a repeated FFT of one size allocates nothing after the first (issue 42)") {
+    // its plan (Bluestein's too, at 1009 points), scratch lines and result are kept
+    for (int64_t n : {1024, 1000, 1009}) {
+        INFO("n = ", n);
+        t7::DoubleTensor x(n);
+        x = 0.5;
+        t7::ComplexDoubleTensor out;
+        t7::DoubleTensor back;
+        t7::fft(out, x); // plans, buffers and out made here (each direction's)
+        t7::ifft(out, out);
+        t7::irfft(back, t7::ComplexDoubleTensor(out.narrow(0, 0, n / 2 + 1)), n);
+        CHECK(allocations([&] { t7::fft(out, x); }) == 0);
+        CHECK(allocations([&] { t7::ifft(out, out); }) == 0); // in place
+        t7::ComplexDoubleTensor half = out.narrow(0, 0, n / 2 + 1);
+        CHECK(allocations([&] { t7::irfft(back, half, n); }) == 0);
+    }
+}

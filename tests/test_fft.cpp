@@ -216,6 +216,15 @@ TEST_CASE("fft: into a given tensor, plans reused, misuse") {
     const Z* before = out.data();
     t7::fft(out, x); // written in place
     CHECK(out.data() == before);
+    // out sharing x's memory: in place (same layout), or through a copy (another layout)
+    ComplexDoubleTensor zz(8);
+    for (int64_t i = 0; i < 8; ++i) zz(i) = Z(double(i), double(i % 3) - 1);
+    const ComplexDoubleTensor flipped = t7::fft(zz.flip({0})), same = t7::fft(zz);
+    ComplexDoubleTensor z2 = zz.clone();
+    t7::fft(zz, zz.flip({0}));
+    CHECK(t7::max(t7::abs(zz - flipped)) == 0.0);
+    t7::fft(z2, z2);
+    CHECK(t7::max(t7::abs(z2 - same)) == 0.0);
     // errors, the destination unchanged
     ComplexFloatTensor wrong_type(8);
     wrong_type.fill(CF(9, 9));

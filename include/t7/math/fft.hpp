@@ -66,7 +66,7 @@ void for_each_line(const Shape& sizes, const Shape& in_st, const Shape& out_st, 
     const int64_t nd = int64_t(sizes.size());
     for (int64_t d = 0; d < nd; ++d)
         if (d != dim && sizes[d] == 0) return;
-    std::vector<int64_t> idx(size_t(nd), 0);
+    Shape idx(static_cast<size_t>(nd)); // zeros, held inline up to 8 dimensions
     int64_t ioff = 0, ooff = 0;
     while (true) {
         line(ioff, ooff);
@@ -86,6 +86,15 @@ void for_each_line(const Shape& sizes, const Shape& in_st, const Shape& out_st, 
     }
 }
 
+// This thread's buffer `slot` of at least n values of V (it grows, never shrinks:
+// a repeated transform allocates nothing).
+template <class V>
+V* scratch(int slot, int64_t n) {
+    thread_local std::vector<V> buf[2];
+    if (buf[slot].size() < size_t(n)) buf[slot].resize(size_t(n));
+    return buf[slot].data();
+}
+
 // out (complex, sizes of x with n along dim) = the transform of x along dim,
 // x's lines cut to or padded with zeros to n points.
 template <class C, class T>
@@ -96,14 +105,18 @@ void complex_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, b
     const int64_t len = x.size(dim), take = len < n ? len : n;
     const int64_t xs = x.stride(dim), os = out.stride(dim);
     const R scale = R(scale_of(norm, n, inverse));
-    std::vector<C> a(static_cast<size_t>(n)), b(static_cast<size_t>(n));
+    C* a = scratch<C>(0, n);
+    C* b = scratch<C>(1, n);
     const T* xd = x.data();
     C* od = out.data();
     for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
-        for (int64_t k = 0; k < take; ++k) a[size_t(k)] = convert<C>(xd[io + k * xs]);
-        for (int64_t k = take; k < n; ++k) a[size_t(k)] = C(0);
-        plan.run(b.data(), a.data(), inverse);
-        for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[size_t(k)] * scale;
+        for (int64_t k = 0; k < take; ++k) a[k] = convert<C>(xd[io + k * xs]);
+        for (int64_t k = take; k < n; ++k) a[k] = C(0);
+        plan.run(b, a, inverse);
+        if (scale == R(1))
+            for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[k];
+        else
+            for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[k] * scale;
     });
 }
 
@@ -115,15 +128,15 @@ void r2c_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, FftNo
     const int64_t len = x.size(dim), take = len < n ? len : n, half = n / 2 + 1;
     const int64_t xs = x.stride(dim), os = out.stride(dim);
     const R scale = R(scale_of(norm, n, false));
-    std::vector<R> a(static_cast<size_t>(n));
-    std::vector<C> b(static_cast<size_t>(half));
+    R* a = scratch<R>(0, n);
+    C* b = scratch<C>(1, half);
     const T* xd = x.data();
     C* od = out.data();
     for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
-        for (int64_t k = 0; k < take; ++k) a[size_t(k)] = convert<R>(xd[io + k * xs]);
-        for (int64_t k = take; k < n; ++k) a[size_t(k)] = R(0);
-        plan.run_r2c(b.data(), a.data());
-        for (int64_t k = 0; k < half; ++k) od[oo + k * os] = b[size_t(k)] * scale;
+        for (int64_t k = 0; k < take; ++k) a[k] = convert<R>(xd[io + k * xs]);
+        for (int64_t k = take; k < n; ++k) a[k] = R(0);
+        plan.run_r2c(b, a);
+        for (int64_t k = 0; k < half; ++k) od[oo + k * os] = b[k] * scale;
     });
 }
 
@@ -135,15 +148,15 @@ void c2r_lines(Tensor<R>& out, const Tensor<C>& x, int64_t dim, int64_t n, FftNo
     const int64_t half = n / 2 + 1, len = x.size(dim), take = len < half ? len : half;
     const int64_t xs = x.stride(dim), os = out.stride(dim);
     const R scale = R(scale_of(norm, n, true));
-    std::vector<PC> a(static_cast<size_t>(half));
-    std::vector<R> b(static_cast<size_t>(n));
+    PC* a = scratch<PC>(0, half);
+    R* b = scratch<R>(1, n);
     const C* xd = x.data();
     R* od = out.data();
     for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
-        for (int64_t k = 0; k < take; ++k) a[size_t(k)] = convert<PC>(xd[io + k * xs]);
-        for (int64_t k = take; k < half; ++k) a[size_t(k)] = PC(0);
-        plan.run_c2r(b.data(), a.data());
-        for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[size_t(k)] * scale;
+        for (int64_t k = 0; k < take; ++k) a[k] = convert<PC>(xd[io + k * xs]);
+        for (int64_t k = take; k < half; ++k) a[k] = PC(0);
+        plan.run_c2r(b, a);
+        for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[k] * scale;
     });
 }
 
@@ -156,7 +169,7 @@ inline Shape with_size(Shape s, int64_t dim, int64_t n) {
 // and of the result's sizes (an empty tensor is resized; else ShapeError),
 // checked before anything is written.
 template <class Want, class U>
-void check_out(Tensor<U>& out, const Shape& sizes, const char* op) {
+void check_out(const Tensor<U>& out, const Shape& sizes, const char* op) {
     if constexpr (!std::is_same_v<U, Want>) {
         fail<TypeError>(op, ": the result is a ", Tensor<Want>::typeName(), ", not a ",
                         Tensor<U>::typeName());
@@ -167,25 +180,44 @@ void check_out(Tensor<U>& out, const Shape& sizes, const char* op) {
                              out.sizes());
     }
 }
-// Writes r into out (checked by check_out) and returns out.
-template <class U, class V>
-void deliver(Tensor<U>& out, const Tensor<V>& r) {
-    if constexpr (std::is_same_v<U, V>) {
-        if (out.dim() == 0)
-            out.set(r);
-        else
-            out.copy(r);
+
+// Runs lines(dst) with dst = out (sized first when empty), or, when out shares
+// memory with x in another layout, a new tensor then copied into out.
+template <class V, class T, class F>
+void run_into(Tensor<V>& out, const Tensor<T>& x, const Shape& sizes, F&& lines) {
+    if (out.dim() == 0) out.set(Tensor<V>(sizes));
+    if (out.nElement() == 0) return;
+    const auto [olo, ohi] = byte_range(out);
+    const auto [xlo, xhi] = byte_range(x);
+    const bool same_layout =
+        static_cast<const void*>(out.data()) == static_cast<const void*>(x.data()) &&
+        sizeof(V) == sizeof(T) && out.strides() == x.strides() && out.sizes() == x.sizes();
+    if (ohi <= xlo || xhi <= olo || same_layout) { // each line is read before it is written
+        lines(out);
+        return;
     }
+    Tensor<V> tmp(sizes);
+    lines(tmp);
+    out.copy(tmp);
 }
 
-template <class T>
-auto fft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, bool inverse, const char* op) {
+template <class U, class T>
+Tensor<U>& fft1_into(Tensor<U>& out, const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm,
+                     bool inverse, const char* op) {
     using C = fft_complex_t<T>;
     const int64_t d = fft_dim(x, dim, op);
     if (n == -1) n = x.size(d);
     check_points(n, op);
-    Tensor<C> out(with_size(x.sizes(), d, n));
-    complex_lines(out, x, d, n, inverse, norm);
+    const Shape sizes = with_size(x.sizes(), d, n);
+    check_out<C>(out, sizes, op);
+    if constexpr (std::is_same_v<U, C>)
+        run_into(out, x, sizes, [&](Tensor<C>& o) { complex_lines(o, x, d, n, inverse, norm); });
+    return out;
+}
+template <class T>
+auto fft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, bool inverse, const char* op) {
+    Tensor<fft_complex_t<T>> out;
+    fft1_into(out, x, n, dim, norm, inverse, op);
     return out;
 }
 
@@ -216,31 +248,52 @@ auto fftn_impl(const Tensor<T>& x, const Shape& dims, FftNorm norm, bool inverse
     return r;
 }
 
-template <class T>
-auto rfft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, const char* op) {
+template <class U, class T>
+Tensor<U>& rfft1_into(Tensor<U>& out, const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm,
+                      const char* op) {
     static_assert(!is_complex_v<T>, "t7::rfft: takes real values (use t7::fft for complex)");
     using C = fft_complex_t<T>;
     const int64_t d = fft_dim(x, dim, op);
     if (n == -1) n = x.size(d);
     check_points(n, op);
-    Tensor<C> out(with_size(x.sizes(), d, n / 2 + 1));
-    r2c_lines(out, x, d, n, norm);
+    const Shape sizes = with_size(x.sizes(), d, n / 2 + 1);
+    check_out<C>(out, sizes, op);
+    if constexpr (std::is_same_v<U, C>)
+        run_into(out, x, sizes, [&](Tensor<C>& o) { r2c_lines(o, x, d, n, norm); });
+    return out;
+}
+template <class T>
+auto rfft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, const char* op) {
+    Tensor<fft_complex_t<T>> out;
+    rfft1_into(out, x, n, dim, norm, op);
     return out;
 }
 
-template <class T>
-auto irfft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, const char* op) {
+template <class U, class T>
+Tensor<U>& irfft1_into(Tensor<U>& out, const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm,
+                       const char* op) {
     using R = fft_real_t<T>;
     const int64_t d = fft_dim(x, dim, op);
     if (n == -1) n = 2 * (x.size(d) - 1);
     check_points(n, op);
-    Tensor<R> out(with_size(x.sizes(), d, n));
-    if constexpr (is_complex_v<T>) {
-        c2r_lines(out, x, d, n, norm);
-    } else {
-        const Tensor<fft_complex_t<T>> z = x; // a real half spectrum: imaginary parts 0
-        c2r_lines(out, z, d, n, norm);
+    const Shape sizes = with_size(x.sizes(), d, n);
+    check_out<R>(out, sizes, op);
+    if constexpr (std::is_same_v<U, R>) {
+        run_into(out, x, sizes, [&](Tensor<R>& o) {
+            if constexpr (is_complex_v<T>) {
+                c2r_lines(o, x, d, n, norm);
+            } else { // a real half spectrum: imaginary parts 0
+                const Tensor<fft_complex_t<T>> z = x;
+                c2r_lines(o, z, d, n, norm);
+            }
+        });
     }
+    return out;
+}
+template <class T>
+auto irfft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, const char* op) {
+    Tensor<fft_real_t<T>> out;
+    irfft1_into(out, x, n, dim, norm, op);
     return out;
 }
 
@@ -315,29 +368,36 @@ template <class U, class R>
 Tensor<U>& into(Tensor<U>& out, const R& r, const char* op) {
     using V = typename R::value_type;
     check_out<V>(out, r.sizes(), op);
-    deliver(out, r);
+    if constexpr (std::is_same_v<U, V>) {
+        if (out.dim() == 0)
+            out.set(r);
+        else
+            out.copy(r);
+    }
     return out;
 }
 } // namespace detail::fft
+// (the one-dimensional ones write out directly: a repeated transform into the
+// same tensor allocates nothing)
 template <class U, class T>
 Tensor<U>& fft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
                FftNorm norm = FftNorm::backward) {
-    return detail::fft::into(out, fft(x, n, dim, norm), "fft");
+    return detail::fft::fft1_into(out, x, n, dim, norm, false, "fft");
 }
 template <class U, class T>
 Tensor<U>& ifft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
                 FftNorm norm = FftNorm::backward) {
-    return detail::fft::into(out, ifft(x, n, dim, norm), "ifft");
+    return detail::fft::fft1_into(out, x, n, dim, norm, true, "ifft");
 }
 template <class U, class T>
 Tensor<U>& rfft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
                 FftNorm norm = FftNorm::backward) {
-    return detail::fft::into(out, rfft(x, n, dim, norm), "rfft");
+    return detail::fft::rfft1_into(out, x, n, dim, norm, "rfft");
 }
 template <class U, class T>
 Tensor<U>& irfft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim = -1,
                  FftNorm norm = FftNorm::backward) {
-    return detail::fft::into(out, irfft(x, n, dim, norm), "irfft");
+    return detail::fft::irfft1_into(out, x, n, dim, norm, "irfft");
 }
 #define T7_FFT_INTO_N(NAME)                                                                        \
     template <class U, class T>                                                                    \

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "../../expr/nodes.hpp"
+#include "complex_packets.hpp"
 #include "packet_ops.hpp"
 
 #include <array>
@@ -115,7 +116,13 @@ template <class Node, class... C, size_t... J>
 T7_INLINE auto scalar_apply(const BoundApply<Node, C...>& a, int64_t i, std::index_sequence<J...>) {
     using Ops = typename Node::operands;
     using T = typename Node::value_type;
-    if constexpr (ScalarViaPacket<packet_op<typename Node::op_type, T>>) {
+    using Op = typename Node::op_type;
+    if constexpr (sizeof...(C) == 1 && complex_part_packet<Op, std::tuple_element_t<0, Ops>>) {
+        // abs, angle, ...: the packet form on a broadcast value (layout-independent)
+        using CT = std::tuple_element_t<0, Ops>;
+        const auto z = ei::pset1<packet_t<CT>>(convert<CT>(scalar_at(std::get<0>(a.c), i)));
+        return first_lane(run_part<Op>(z, z));
+    } else if constexpr (ScalarViaPacket<packet_op<typename Node::op_type, T>>) {
         using PO = packet_op<typename Node::op_type, T>;
         static_assert((std::is_same_v<std::tuple_element_t<J, Ops>, T> && ...));
         return first_lane(run_packet<PO>(
@@ -164,6 +171,16 @@ requires std::is_same_v<typename Apply<op::where, M, A, B>::value_type, T>
 struct vectorizable<Apply<op::where, M, A, B>, T>
     : std::bool_constant<mask_vectorizable<M, T>::value && vectorizable<A, T>::value &&
                          vectorizable<B, T>::value> {
+};
+
+// A real result of complex values (abs, angle, real, imag): two packets of
+// complex<T> make one of T.
+template <class Op, class C, class T>
+requires(
+    complex_part_packet<Op, typename C::value_type>&&
+        std::is_same_v<typename Apply<Op, C>::value_type, T>&&
+            std::is_same_v<real_t<typename C::value_type>, T>) struct vectorizable<Apply<Op, C>, T>
+    : std::bool_constant<vectorizable<C, typename C::value_type>::value> {
 };
 
 template <class E, class T>
@@ -216,7 +233,14 @@ T7_INLINE packet_t<T> mask_packet_at(const BoundApply<Node, X, Y>& c, int64_t i)
 template <bool AllUnit, class Node, class... C, size_t... J>
 T7_INLINE auto packet_apply(const BoundApply<Node, C...>& a, int64_t i, std::index_sequence<J...>) {
     using T = typename Node::value_type;
-    if constexpr (std::is_same_v<typename Node::op_type, op::where>)
+    using Op = typename Node::op_type;
+    if constexpr (sizeof...(C) == 1 &&
+                  complex_part_packet<Op, std::tuple_element_t<0, typename Node::operands>>) {
+        using CT = std::tuple_element_t<0, typename Node::operands>;
+        constexpr int64_t half = packet_size<CT>;
+        return run_part<Op>(packet_at<AllUnit>(std::get<0>(a.c), i),
+                            packet_at<AllUnit>(std::get<0>(a.c), i + half));
+    } else if constexpr (std::is_same_v<typename Node::op_type, op::where>)
         return ei::pselect(mask_packet_at<AllUnit, T>(std::get<0>(a.c), i),
                            packet_at<AllUnit>(std::get<1>(a.c), i),
                            packet_at<AllUnit>(std::get<2>(a.c), i));

@@ -39,11 +39,12 @@ inline constexpr bool available = T7_VMATH;
     T7_INLINE PD NAME(const PD& x) { return Sleef_##FN##D##_##ULP##ISA(x); }                       \
     T7_INLINE PF NAME(const PF& x) { return Sleef_##FN##F##_##ULP##ISA(x); }
 #define T7_SLEEF_UNARY(NAME, ...) T7_SLEEF_UNARY_AS(NAME, NAME, __VA_ARGS__)
-#define T7_SLEEF_BINARY(NAME, ULP, PD, PF, D, F, ISA)                                              \
-    extern "C" const PD Sleef_##NAME##D##_##ULP##ISA(PD, PD);                                      \
-    extern "C" const PF Sleef_##NAME##F##_##ULP##ISA(PF, PF);                                      \
-    T7_INLINE PD NAME(const PD& x, const PD& y) { return Sleef_##NAME##D##_##ULP##ISA(x, y); }     \
-    T7_INLINE PF NAME(const PF& x, const PF& y) { return Sleef_##NAME##F##_##ULP##ISA(x, y); }
+#define T7_SLEEF_BINARY_AS(NAME, FN, ULP, PD, PF, D, F, ISA)                                       \
+    extern "C" const PD Sleef_##FN##D##_##ULP##ISA(PD, PD);                                        \
+    extern "C" const PF Sleef_##FN##F##_##ULP##ISA(PF, PF);                                        \
+    T7_INLINE PD NAME(const PD& x, const PD& y) { return Sleef_##FN##D##_##ULP##ISA(x, y); }       \
+    T7_INLINE PF NAME(const PF& x, const PF& y) { return Sleef_##FN##F##_##ULP##ISA(x, y); }
+#define T7_SLEEF_BINARY(NAME, ...) T7_SLEEF_BINARY_AS(NAME, NAME, __VA_ARGS__)
 // The table: one line a function, its accuracy in SLEEF's words (u35: 3.5 ulp).
 #define T7_SLEEF_TABLE(...)                                                                        \
     T7_SLEEF_UNARY(sin, u35, __VA_ARGS__)                                                          \
@@ -67,7 +68,12 @@ inline constexpr bool available = T7_VMATH;
     T7_SLEEF_UNARY(erf, u10, __VA_ARGS__)                                                          \
     T7_SLEEF_UNARY(erfc, u15, __VA_ARGS__)                                                         \
     T7_SLEEF_BINARY(atan2, u35, __VA_ARGS__)                                                       \
-    T7_SLEEF_BINARY(pow, u10, __VA_ARGS__)
+    T7_SLEEF_BINARY(pow, u10, __VA_ARGS__)                                                         \
+    /* the parts of complex functions (eval/cpu/complex_packets.hpp): 1 ulp or better */           \
+    T7_SLEEF_UNARY_AS(sin_u10, sin, u10, __VA_ARGS__)                                              \
+    T7_SLEEF_UNARY_AS(cos_u10, cos, u10, __VA_ARGS__)                                              \
+    T7_SLEEF_BINARY_AS(atan2_u10, atan2, u10, __VA_ARGS__)                                         \
+    T7_SLEEF_BINARY_AS(hypot_u05, hypot, u05, __VA_ARGS__)
 
 // Eigen's packet of the widest instruction set enabled, and SLEEF's build of it.
 #if defined(EIGEN_VECTORIZE_AVX512)
@@ -85,6 +91,7 @@ T7_SLEEF_TABLE(float64x2_t, float32x4_t, d2, f4, advsimd)
 #endif
 #undef T7_SLEEF_TABLE
 #undef T7_SLEEF_BINARY
+#undef T7_SLEEF_BINARY_AS
 #undef T7_SLEEF_UNARY
 #undef T7_SLEEF_UNARY_AS
 #if defined(__GNUC__)

@@ -1,0 +1,283 @@
+// Complex numbers in packets. Eigen's complex packets (Packet4cf, Packet2cd, ...)
+// hold interleaved (re, im) lanes in one real packet `.v`; the functions here work
+// on those lanes with Eigen's real packet math and SLEEF:
+// * the product (Eigen's), the quotient (Smith's algorithm, NumPy's) and exp
+//   (exp(re) (cos im, sin im)) of complex packets;
+// * the real results of complex values (abs, real, imag, angle) from two complex
+//   packets, de-interleaved into one real packet of each part.
+// Each computes every element the same way in a packet, a tail or a strided run
+// (scalar_via_packet), so a value never depends on the layout. Lanes the packet
+// formula would get wrong (exp's overflow, infinities and NaN: C99's Annex G
+// cases) are computed again by the C library's function.
+#pragma once
+
+#include "../../expr/functors.hpp"
+#include "packet_ops.hpp"
+#include "sleef_ops.hpp"
+
+#include <Eigen/Core>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace t7::cpu {
+
+namespace ei = Eigen::internal;
+
+namespace cplx {
+
+template <class CP>
+using real_packet_t = typename ei::unpacket_traits<CP>::as_real;
+template <class CP>
+using real_scalar_t = typename ei::unpacket_traits<CP>::type::value_type;
+template <class CP>
+inline constexpr int lanes = 2 * ei::unpacket_traits<CP>::size;
+
+// All-ones in the even (real part) lanes (the argument gives the type).
+template <class RP>
+T7_INLINE RP even_lanes(const RP&) {
+    using R = typename ei::unpacket_traits<RP>::type;
+    constexpr int n = ei::unpacket_traits<RP>::size;
+    using U = std::conditional_t<sizeof(R) == 4, uint32_t, uint64_t>;
+    alignas(64) R m[n];
+    for (int k = 0; k < n; ++k) {
+        const U bits = k % 2 == 0 ? ~U(0) : U(0);
+        std::memcpy(&m[k], &bits, sizeof(R));
+    }
+    return ei::pload<RP>(m);
+}
+// (re, im) -> (im, re) in every pair.
+template <class CP>
+T7_INLINE real_packet_t<CP> swap_pairs(const real_packet_t<CP>& v) {
+    return ei::pcplxflip(CP(v)).v;
+}
+
+// The two parts of the complex values of lo and hi (lo's elements first).
+template <class CP>
+T7_INLINE void deinterleave(const CP& lo, const CP& hi, real_packet_t<CP>& re,
+                            real_packet_t<CP>& im) {
+    using RP = real_packet_t<CP>;
+#if defined(EIGEN_VECTORIZE_AVX512)
+    if constexpr (std::is_same_v<CP, ei::Packet8cf>) {
+        const __m512i ev =
+            _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        const __m512i od =
+            _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+        re = _mm512_permutex2var_ps(lo.v, ev, hi.v);
+        im = _mm512_permutex2var_ps(lo.v, od, hi.v);
+        return;
+    } else if constexpr (std::is_same_v<CP, ei::Packet4cd>) {
+        const __m512i ev = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+        const __m512i od = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+        re = _mm512_permutex2var_pd(lo.v, ev, hi.v);
+        im = _mm512_permutex2var_pd(lo.v, od, hi.v);
+        return;
+    }
+#endif
+    using R = real_scalar_t<CP>;
+    constexpr int n = lanes<CP>;
+    alignas(64) R buf[2 * n], r[n], m[n];
+    ei::pstore(buf, lo.v);
+    ei::pstore(buf + n, hi.v);
+    for (int k = 0; k < n; ++k) {
+        r[k] = buf[2 * k];
+        m[k] = buf[2 * k + 1];
+    }
+    re = ei::pload<RP>(r);
+    im = ei::pload<RP>(m);
+}
+
+// Elements of p whose lanes `redo` marks are recomputed by f, the C library's.
+template <class CP, class F>
+[[gnu::noinline]] CP redo_lanes(const CP& p, const CP& in, const real_packet_t<CP>& redo, F f) {
+    using C = typename ei::unpacket_traits<CP>::type;
+    using R = typename C::value_type;
+    constexpr int n = ei::unpacket_traits<CP>::size;
+    alignas(64) C out[n], x[n];
+    alignas(64) R mask[2 * n];
+    ei::pstore(out, p);
+    ei::pstore(x, in);
+    ei::pstore(mask, redo);
+    for (int k = 0; k < n; ++k) {
+        R a = mask[2 * k], b = mask[2 * k + 1];
+        uint64_t bits = 0, bits2 = 0;
+        std::memcpy(&bits, &a, sizeof(R));
+        std::memcpy(&bits2, &b, sizeof(R));
+        if (bits | bits2) out[k] = f(x[k]);
+    }
+    return ei::pload<CP>(out);
+}
+
+// The largest |re| at which exp(re) (cos im, sin im) is a normal, finite number
+// computed without overflow (beyond: the C library's cexp, which scales).
+template <class R>
+inline constexpr R exp_safe = sizeof(R) == 4 ? R(80) : R(700);
+
+} // namespace cplx
+
+template <class T>
+concept ComplexElement = is_complex_v<T>;
+
+// a * b: Eigen's schoolbook product (re = ar br - ai bi, im = ar bi + ai br: NumPy's).
+template <ComplexElement T>
+requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::mul, T> {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& a, const P& b) {
+        return ei::pmul(a, b);
+    }
+};
+template <ComplexElement T>
+requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::square, T> {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& a) {
+        return ei::pmul(a, a);
+    }
+};
+template <ComplexElement T>
+requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::conj, T> {
+    static constexpr bool ok = true;
+    template <class P>
+    static T7_INLINE P run(const P& a) {
+        return ei::pconj(a);
+    }
+};
+
+// a / b by Smith's algorithm, as op::div computes it (detail::complex_div): the
+// larger part of b divides, so |b| up to the largest finite value does not overflow.
+template <ComplexElement T>
+requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::div, T> {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& a, const P& b) {
+        using RP = cplx::real_packet_t<P>;
+        using R = cplx::real_scalar_t<P>;
+        const RP even = cplx::even_lanes(b.v);
+        const RP bv = b.v, bs = cplx::swap_pairs<P>(b.v);
+        const RP br = ei::pselect(even, bv, bs), bi = ei::pselect(even, bs, bv); // dup'd parts
+        const RP abr = ei::pabs(br), abi = ei::pabs(bi);
+        const RP real_big = ei::pcmp_le(abi, abr); // |br| >= |bi| (NaN: the other way)
+        const RP p = ei::pselect(real_big, br, bi), q = ei::pselect(real_big, bi, br);
+        const RP rat = ei::pdiv(q, p);
+        const RP scl = ei::pdiv(ei::pset1<RP>(R(1)), ei::padd(p, ei::pmul(q, rat)));
+        const RP av = a.v, as = cplx::swap_pairs<P>(a.v);
+        // (+, -) on (re, im) lanes: real_big: (ar + ai rat, ai - ar rat)
+        //                           else:     (ar rat + ai, ai rat - ar)
+        const RP t = ei::pmul(as, rat), u = ei::pmul(av, rat);
+        const RP big = ei::pselect(even, ei::padd(av, t), ei::psub(av, t));
+        const RP small = ei::pselect(even, ei::padd(u, as), ei::psub(u, as));
+        RP r = ei::pmul(ei::pselect(real_big, big, small), scl);
+        // b == 0: a / |br|, as the scalar quotient (inf or NaN)
+        const RP zero = ei::pzero(br);
+        const RP both_zero = ei::pand(ei::pcmp_eq(br, zero), ei::pcmp_eq(bi, zero));
+        if (EIGEN_PREDICT_FALSE(any_lane(both_zero)))
+            r = ei::pselect(both_zero, ei::pdiv(av, abr), r);
+        return P(r);
+    }
+};
+template <ComplexElement T>
+requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::cinv, T> {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& b) {
+        return packet_op<op::div, T>::run(ei::pset1<P>(T(1)), b);
+    }
+};
+
+#if T7_VMATH
+// exp(re + i im) = exp(re) (cos im + i sin im), each part within 1 ulp (SLEEF's
+// u10 functions); |re| beyond exp_safe, infinities and NaN: the C library's cexp.
+template <ComplexElement T>
+requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::exp, T> {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& z) {
+        using RP = cplx::real_packet_t<P>;
+        using R = cplx::real_scalar_t<P>;
+        const RP even = cplx::even_lanes(z.v);
+        const RP v = z.v, s = cplx::swap_pairs<P>(z.v);
+        const RP re = ei::pselect(even, v, s), im = ei::pselect(even, s, v);
+        const RP e = vmath::exp(re);
+        const RP cs = ei::pselect(even, vmath::cos_u10(im), vmath::sin_u10(im));
+        const P r(ei::pmul(e, cs));
+        const RP fine = ei::pand(ei::pcmp_lt(ei::pabs(re), ei::pset1<RP>(cplx::exp_safe<R>)),
+                                 ei::pcmp_lt(ei::pabs(im), ei::pset1<RP>(R(INFINITY))));
+        const RP redo = ei::pandnot(ei::ptrue(fine), fine);
+        if (EIGEN_PREDICT_FALSE(any_lane(redo)))
+            return cplx::redo_lanes(r, z, redo, [](T x) { return std::exp(x); });
+        return r;
+    }
+};
+#endif
+
+// ---- real results of complex values: two complex packets make one real packet
+
+// The operations that take a complex value to a real one, and their packet forms
+// on the de-interleaved parts.
+template <class Op, class R>
+struct part_op {
+    static constexpr bool ok = false;
+};
+template <class R>
+struct part_op<op::real_part, R> {
+    static constexpr bool ok = true;
+    template <class RP>
+    static T7_INLINE RP run(const RP& re, const RP&) {
+        return re;
+    }
+};
+template <class R>
+struct part_op<op::imag_part, R> {
+    static constexpr bool ok = true;
+    template <class RP>
+    static T7_INLINE RP run(const RP&, const RP& im) {
+        return im;
+    }
+};
+#if T7_VMATH
+template <class R>
+struct part_op<op::abs, R> { // C99's cabs: hypot, to 0.5 ulp, hypot(inf, NaN) = inf
+    static constexpr bool ok = true;
+    template <class RP>
+    static T7_INLINE RP run(const RP& re, const RP& im) {
+        return vmath::hypot_u05(re, im);
+    }
+};
+template <class R>
+struct part_op<op::angle, R> { // atan2(im, re), to 1 ulp
+    static constexpr bool ok = true;
+    template <class RP>
+    static T7_INLINE RP run(const RP& re, const RP& im) {
+        return vmath::atan2_u10(im, re);
+    }
+};
+#endif
+
+// Whether a packet of R lanes is two complex packets of complex<R>.
+template <class R>
+inline constexpr bool pairs_of_complex =
+    bool(ei::packet_traits<std::complex<R>>::Vectorizable) &&
+    2 * ei::unpacket_traits<typename ei::packet_traits<std::complex<R>>::type>::size
+        == ei::unpacket_traits<typename ei::packet_traits<R>::type>::size;
+
+template <class Op, class C>
+inline constexpr bool complex_part_packet =
+    is_complex_v<C>&& part_op<Op, real_t<C>>::ok&& pairs_of_complex<real_t<C>>;
+
+// Op of the complex values in lo and hi, one real packet.
+template <class Op, class CP>
+T7_INLINE auto run_part(const CP& lo, const CP& hi) {
+    using R = cplx::real_scalar_t<CP>;
+    cplx::real_packet_t<CP> re, im;
+    cplx::deinterleave(lo, hi, re, im);
+    return part_op<Op, R>::run(re, im);
+}
+
+} // namespace t7::cpu
