@@ -165,11 +165,27 @@ struct LocalPart {
     bool empty = false;
 };
 
+// The windows' internals, for the functions below (not part of the API).
+struct WindowAccess {
+    template <class W>
+    static auto& state(const W& w) {
+        return w.state();
+    }
+    template <class W>
+    static auto leaf(const W& w, const LocalPart& p) {
+        return w.local_leaf(p);
+    }
+    template <class W, class E>
+    static void prepare(const W& w, const E& e, const char* op) {
+        w.prepare(e, op);
+    }
+};
+
 // The tree with every window replaced by a Leaf of its local view for `part`.
 template <class N>
 auto localize(const N& n, const LocalPart& part) {
     if constexpr (is_window_v<N>) {
-        return n.local_leaf(part);
+        return WindowAccess::leaf(n, part);
     } else if constexpr (is_apply<N>::value) {
         return std::apply(
             [&](const auto&... c) {
@@ -448,6 +464,8 @@ public:
         }
     }
 
+private:
+    friend class DistWindow<T>;
     // Rank r's block of a tensor of the global sizes.
     template <class U>
     Tensor<U> block_of(const Tensor<U>& whole, int r) const {
@@ -465,10 +483,6 @@ public:
         return v;
     }
 
-    detail::DistState<T>& state() const { return st(); }
-
-private:
-    friend class DistWindow<T>;
     detail::DistState<T>& st() const {
         if (!s_)
             detail::fail<Error>("t7::mpi::DistTensor: an empty handle (default-constructed or "
@@ -545,6 +559,28 @@ public:
     const Shape& first() const { return first_; }
     const Shape& count() const { return count_; }
     const std::vector<bool>& dropped() const { return dropped_; }
+    template <class E>
+    DistWindow& assign(const E& e) {
+        prepare(e, "t7::mpi::DistWindow assignment");
+        const auto part = detail::owned_part(*s_, first_, count_);
+        if (!part.empty) {
+            Tensor<T> dst = view(part, first_);
+            if constexpr (detail::is_window_v<E>)
+                dst = e.view(part, first_);
+            else
+                dst = detail::localize(e, part);
+        }
+        s_->stale = true;
+        return *this;
+    }
+
+private:
+    template <class U>
+    friend class DistTensor;
+    template <class U>
+    friend class DistWindow;
+    friend struct detail::WindowAccess;
+
     detail::DistState<T>& state() const { return *s_; }
 
     // The local view of this window for the part `p` of the anchor window: the
@@ -610,26 +646,6 @@ public:
         });
     }
 
-    template <class E>
-    DistWindow& assign(const E& e) {
-        prepare(e, "t7::mpi::DistWindow assignment");
-        const auto part = detail::owned_part(*s_, first_, count_);
-        if (!part.empty) {
-            Tensor<T> dst = view(part, first_);
-            if constexpr (detail::is_window_v<E>)
-                dst = e.view(part, first_);
-            else
-                dst = detail::localize(e, part);
-        }
-        s_->stale = true;
-        return *this;
-    }
-
-private:
-    template <class U>
-    friend class DistTensor;
-    template <class U>
-    friend class DistWindow;
     std::shared_ptr<detail::DistState<T>> s_;
     Shape first_, count_;
     std::vector<bool> dropped_;
@@ -672,11 +688,11 @@ V dist_reduce(const E& e, const char* op, Op how, V none, Local local) {
     const auto& a = first_window(e);
     if (a.nElement() == 0 && how != Op::sum)
         fail<ShapeError>(op, ": a distributed window of no elements");
-    a.prepare(e, op);
-    const auto part = owned_part(a.state(), a.first(), a.count());
+    WindowAccess::prepare(a, e, op);
+    const auto part = owned_part(WindowAccess::state(a), a.first(), a.count());
     Tensor<V> buf(1);
     buf.data()[0] = part.empty ? none : V(local(localize(e, part)));
-    a.state().cart.allreduce(buf, how);
+    WindowAccess::state(a).cart.allreduce(buf, how);
     return buf.data()[0];
 }
 
