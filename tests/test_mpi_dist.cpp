@@ -194,38 +194,43 @@ TEST_CASE_TEMPLATE("a fused stencil over windows is bit-identical to one process
         r2b(S(2, -2), S(2, -2)) = wide<T>(r2);
         swap_handles(r2, r2b);
     }
-    for (const Shape& g : grids2(p)) {
-        CAPTURE(g);
-        // halo 1, Jacobi
-        auto u = mp::DistTensor<T>::scatter(world, init, 0, {1, 1}, g);
-        mp::DistTensor<T> v(world, {n0, n1}, {1, 1}, u.grid());
-        v() = u();
-        for (int s = 0; s < 3; ++s) {
-            v(S(1, -1), S(1, -1)) = jacobi<T>(u);
-            CHECK(v.stale());
-            // read through its halo: exchanged just before, unless no dimension
-            // is split (then every shift reads the rank's own block)
-            CHECK(u.stale() == (u.grid() == Shape{1, 1}));
-            std::swap(u, v);
+    // the interior computed while the halos travel (the default), or after them
+    for (const bool ov : {true, false})
+        for (const Shape& g : grids2(p)) {
+            CAPTURE(g);
+            CAPTURE(ov);
+            mp::setOverlap(ov);
+            // halo 1, Jacobi
+            auto u = mp::DistTensor<T>::scatter(world, init, 0, {1, 1}, g);
+            mp::DistTensor<T> v(world, {n0, n1}, {1, 1}, u.grid());
+            v() = u();
+            for (int s = 0; s < 3; ++s) {
+                v(S(1, -1), S(1, -1)) = jacobi<T>(u);
+                CHECK(v.stale());
+                // read through its halo: exchanged just before, unless no dimension
+                // is split (then every shift reads the rank's own block)
+                CHECK(u.stale() == (u.grid() == Shape{1, 1}));
+                std::swap(u, v);
+            }
+            CHECK(same_bits(Tensor<T>(u.local().clone()), Tensor<T>(block(u, r1).clone())));
+            const Tensor<T> all1 = u.gather(0);
+            if (world.rank() == 0)
+                CHECK(same_bits(all1, r1));
+            else
+                CHECK(all1.nElement() == 0);
+            // halo 2, the wide stencil (shifts of 2, diagonals)
+            mp::DistTensor<T> a(world, {n0, n1}, {2, 2}, g), b(world, {n0, n1}, {2, 2}, g);
+            fill2(a);
+            b = a;
+            for (int s = 0; s < 3; ++s) {
+                b(S(2, -2), S(2, -2)) = wide<T>(a);
+                std::swap(a, b);
+            }
+            CHECK(same_bits(Tensor<T>(a.local().clone()), Tensor<T>(block(a, r2).clone())));
+            const Tensor<T> all2 = a.gather(world.size() - 1);
+            if (world.rank() == world.size() - 1) CHECK(same_bits(all2, r2));
         }
-        CHECK(same_bits(Tensor<T>(u.local().clone()), Tensor<T>(block(u, r1).clone())));
-        const Tensor<T> all1 = u.gather(0);
-        if (world.rank() == 0)
-            CHECK(same_bits(all1, r1));
-        else
-            CHECK(all1.nElement() == 0);
-        // halo 2, the wide stencil (shifts of 2, diagonals)
-        mp::DistTensor<T> a(world, {n0, n1}, {2, 2}, g), b(world, {n0, n1}, {2, 2}, g);
-        fill2(a);
-        b = a;
-        for (int s = 0; s < 3; ++s) {
-            b(S(2, -2), S(2, -2)) = wide<T>(a);
-            std::swap(a, b);
-        }
-        CHECK(same_bits(Tensor<T>(a.local().clone()), Tensor<T>(block(a, r2).clone())));
-        const Tensor<T> all2 = a.gather(world.size() - 1);
-        if (world.rank() == world.size() - 1) CHECK(same_bits(all2, r2));
-    }
+    mp::setOverlap(true);
 }
 
 TEST_CASE("windows with integer indices, in place, scalars, other element types") {

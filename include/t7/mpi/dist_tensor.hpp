@@ -18,7 +18,9 @@
 // exchanged when stale (every write through a window marks them stale):
 // nonblocking sends and receives of views (derived datatypes, nothing packed),
 // one dimension after the other, including the halos of the dimensions before,
-// so that corners arrive too.
+// so that corners arrive too. While the first dimension's messages travel, the
+// interior (the points whose reads all lie in the rank's block) is computed;
+// the boundary strips follow (t7::mpi::setOverlap(false): exchange first).
 //
 // Block distribution: along dimension d of size n over g ranks the first n % g
 // blocks have n / g + 1 elements, the others n / g (MPI's and PETSc's convention).
@@ -81,35 +83,75 @@ struct DistState : DistLayout {
     bool stale = true; // the halo layers do not hold the neighbours' values
 };
 
-// Fills s's halo layers from the neighbours (collective over s.cart): for
-// each split dimension d in turn, the slabs of width halo[d] go to the lower and
-// upper neighbours (nonblocking, views sent and received in place); along the
+// Whether an assignment overlaps the halo exchange with the interior (on by
+// default; t7::mpi::setOverlap).
+inline bool& overlap_flag() {
+    static bool on = true;
+    return on;
+}
+
+// One tensor's halo exchange in steps (collective over s.cart): for each split
+// dimension d in turn, the slabs of width halo[d] go to the lower and upper
+// neighbours (nonblocking, views sent and received in place); along the
 // dimensions before d the slabs include the halos (filled already: the corners
-// travel on), along those after d only the block.
+// travel on), along those after d only the block. start() posts the first
+// dimension's messages and returns; finish() waits for them, then does the
+// other dimensions. Different tensors' exchanges use different (Cartesian)
+// communicators, so several may be in flight at once.
+struct HaloJob {
+    virtual ~HaloJob() = default;
+    virtual void start() = 0;
+    virtual void finish() = 0;
+};
+template <class T>
+struct HaloExchange final : HaloJob {
+    explicit HaloExchange(DistState<T>& st) : s(st) {}
+    DistState<T>& s;
+    int64_t next = 0;
+    std::vector<Request> pending;
+
+    // Posts the messages of the next dimension that has any; false when none is left.
+    bool post() {
+        const int64_t n = s.dim();
+        for (; next < n; ++next) {
+            const int64_t d = next;
+            const size_t k = size_t(d);
+            const int64_t h = s.halo[k], m = s.local[k];
+            if (s.grid[k] == 1 || h == 0) continue;
+            Tensor<T> base = s.data;
+            for (int64_t e = d + 1; e < n; ++e)
+                base.set(base.narrow(e, s.halo[size_t(e)], s.local[size_t(e)]));
+            const int up = int(2 * d + 1), down = int(2 * d + 2); // the direction data moves
+            pending.reserve(4);
+            if (s.lo[k] != MPI_PROC_NULL) {
+                pending.push_back(s.cart.irecv(base.narrow(d, 0, h), s.lo[k], up));
+                pending.push_back(s.cart.isend(base.narrow(d, h, h), s.lo[k], down));
+            }
+            if (s.hi[k] != MPI_PROC_NULL) {
+                pending.push_back(s.cart.irecv(base.narrow(d, h + m, h), s.hi[k], down));
+                pending.push_back(s.cart.isend(base.narrow(d, m, h), s.hi[k], up));
+            }
+            ++next;
+            return true;
+        }
+        return false;
+    }
+    void start() override { post(); }
+    void finish() override {
+        do {
+            waitAll(pending);
+            pending.clear();
+        } while (post());
+        s.stale = false;
+    }
+};
+
+// Fills s's halo layers from the neighbours now.
 template <class T>
 void exchange_halos(DistState<T>& s) {
-    const int64_t n = s.dim();
-    for (int64_t d = 0; d < n; ++d) {
-        const size_t k = size_t(d);
-        const int64_t h = s.halo[k], m = s.local[k];
-        if (s.grid[k] == 1 || h == 0) continue;
-        Tensor<T> base = s.data;
-        for (int64_t e = d + 1; e < n; ++e)
-            base.set(base.narrow(e, s.halo[size_t(e)], s.local[size_t(e)]));
-        const int up = int(2 * d + 1), down = int(2 * d + 2); // the direction data moves
-        std::vector<Request> rs;
-        rs.reserve(4);
-        if (s.lo[k] != MPI_PROC_NULL) {
-            rs.push_back(s.cart.irecv(base.narrow(d, 0, h), s.lo[k], up));
-            rs.push_back(s.cart.isend(base.narrow(d, h, h), s.lo[k], down));
-        }
-        if (s.hi[k] != MPI_PROC_NULL) {
-            rs.push_back(s.cart.irecv(base.narrow(d, h + m, h), s.hi[k], down));
-            rs.push_back(s.cart.isend(base.narrow(d, m, h), s.hi[k], up));
-        }
-        waitAll(rs);
-    }
-    s.stale = false;
+    HaloExchange<T> x(s);
+    x.start();
+    x.finish();
 }
 
 template <class X>
@@ -497,6 +539,14 @@ void swap(DistTensor<T>& a, DistTensor<T>& b) noexcept {
     a.swap(b);
 }
 
+// Whether a window assignment that must exchange stale halos computes the
+// interior while the messages travel (on by default), or exchanges first. The
+// values are the same either way (to the bit); the switch is for measuring.
+// An assignment whose destination is also an operand never overlaps (the
+// boundary strips would read what the interior pass wrote).
+inline void setOverlap(bool on) { detail::overlap_flag() = on; }
+inline bool overlap() { return detail::overlap_flag(); }
+
 // ---- DistWindow -----------------------------------------------------------------
 
 namespace detail {
@@ -561,14 +611,74 @@ public:
     const std::vector<bool>& dropped() const { return dropped_; }
     template <class E>
     DistWindow& assign(const E& e) {
-        prepare(e, "t7::mpi::DistWindow assignment");
+        const char* op = "t7::mpi::DistWindow assignment";
+        detail::for_each_window(e, [&](const auto& w) { check_operand(w, op); });
         const auto part = detail::owned_part(*s_, first_, count_);
-        if (!part.empty) {
-            Tensor<T> dst = view(part, first_);
+        // The stale halos the expression reads, each tensor once (tree order,
+        // the same on every rank); the extreme shifts along split dimensions.
+        std::vector<std::unique_ptr<detail::HaloJob>> jobs;
+        std::vector<const void*> seen;
+        bool alias = false;
+        const size_t n = count_.size();
+        Shape lo_shift(n, 0), hi_shift(n, 0);
+        detail::for_each_window(e, [&](const auto& w) {
+            auto& st = w.state();
+            alias = alias || static_cast<const void*>(&st) == static_cast<const void*>(s_.get());
+            for (size_t d = 0; d < n; ++d) {
+                const int64_t sh = w.first()[d] - first_[d];
+                lo_shift[d] = std::min(lo_shift[d], sh);
+                hi_shift[d] = std::max(hi_shift[d], sh);
+            }
+            if (!st.stale || !needs_halo(w)) return;
+            if (std::find(seen.begin(), seen.end(), static_cast<const void*>(&st)) != seen.end())
+                return;
+            seen.push_back(&st);
+            using U = typename std::remove_cvref_t<decltype(w)>::value_type;
+            jobs.push_back(std::make_unique<detail::HaloExchange<U>>(st));
+        });
+        auto compute = [&](const detail::LocalPart& p) {
+            Tensor<T> dst = view(p, first_);
             if constexpr (detail::is_window_v<E>)
-                dst = e.view(part, first_);
+                dst = e.view(p, first_);
             else
-                dst = detail::localize(e, part);
+                dst = detail::localize(e, p);
+        };
+        // The interior: the points whose every read lies in the rank's own block.
+        detail::LocalPart inner = part;
+        const auto& s = *s_;
+        for (size_t d = 0; d < n && !part.empty; ++d) {
+            if (s.grid[d] == 1) continue;
+            const int64_t a = std::max(part.first[d], s.offset[d] - lo_shift[d]);
+            const int64_t b =
+                std::min(part.first[d] + part.count[d], s.offset[d] + s.local[d] - hi_shift[d]);
+            inner.first[d] = a;
+            inner.count[d] = b > a ? b - a : 0;
+            if (b <= a) inner.empty = true;
+        }
+        if (jobs.empty() || alias || part.empty || inner.empty || !detail::overlap_flag()) {
+            for (auto& j : jobs) j->start(), j->finish();
+            if (!part.empty) compute(part);
+        } else {
+            // Messages in flight while the interior computes, then the
+            // boundary strips: along dimension d, below and above the interior,
+            // within the interior along the dimensions before d.
+            for (auto& j : jobs) j->start();
+            compute(inner);
+            for (auto& j : jobs) j->finish();
+            detail::LocalPart strip = part;
+            for (size_t d = 0; d < n; ++d) {
+                const int64_t a = part.first[d], b = a + part.count[d];
+                const int64_t ia = inner.first[d], ib = ia + inner.count[d];
+                if (ia > a) {
+                    strip.first[d] = a, strip.count[d] = ia - a;
+                    compute(strip);
+                }
+                if (b > ib) {
+                    strip.first[d] = ib, strip.count[d] = b - ib;
+                    compute(strip);
+                }
+                strip.first[d] = ia, strip.count[d] = ib - ia;
+            }
         }
         s_->stale = true;
         return *this;
