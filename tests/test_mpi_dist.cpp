@@ -11,8 +11,11 @@
 #include <t7/t7.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <new>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace t7;
@@ -391,4 +394,57 @@ TEST_CASE("bad input throws on every rank before any message; the ranks go on") 
     rv.zero();
     rv(S(1, -1), S(1, -1)) = jacobi<float>(ref);
     CHECK(same_bits(Tensor<float>(v.local().clone()), Tensor<float>(block(v, rv).clone())));
+}
+
+TEST_CASE_TEMPLATE("one .npy file written and read in parallel (MPI-IO)", T, float, double,
+                   int32_t) {
+    mp::Communicator world;
+    const int p = world.size();
+    // one path for every rank: rank 0's process id
+    long pid = long(getpid());
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    const std::string path = "/tmp/t7_test_mpi_dist_" + std::to_string(pid) + ".npy";
+    Tensor<T> ref(11, 7, 3);
+    for (int64_t i = 0; i < ref.nElement(); ++i) ref.data()[i] = T((i * 37) % 101) / T(3);
+    const Shape grid3{p, 1, 1};
+    for (const Shape& g : {Shape{}, grid3}) {
+        auto u = mp::DistTensor<T>::scatter(world, ref, 0, {1, 0, 1}, g);
+        mp::saveNpy(path, u);
+        world.barrier();
+        // the same bytes t7::saveNpy writes: t7::loadNpy reads them on one rank
+        if (world.rank() == 0) CHECK(same_bits(t7::loadNpy<T>(path), ref));
+        // read back on another distribution, with other halos
+        auto v = mp::loadNpy<T>(world, path, {0, 1, 0}, {1, p, 1});
+        CHECK(v.sizes() == Shape{11, 7, 3});
+        CHECK(v.grid() == Shape{1, p, 1});
+        CHECK(v.stale());
+        CHECK(same_bits(Tensor<T>(v.local().clone()), Tensor<T>(block(v, ref).clone())));
+        world.barrier();
+    }
+    // a file t7::saveNpy wrote on rank 0
+    if (world.rank() == 0) t7::saveNpy(path, Tensor<T>(ref(S(2, 9), 3, t7::all).clone()));
+    world.barrier();
+    auto w = mp::loadNpy<T>(world, path);
+    CHECK(w.sizes() == Shape{7, 3});
+    CHECK(same_bits(Tensor<T>(w.local().clone()),
+                    Tensor<T>(block(w, Tensor<T>(ref(S(2, 9), 3, t7::all).clone())).clone())));
+    // another dtype, not a .npy file, no file: IOError on every rank
+    world.barrier();
+    if (world.rank() == 0) t7::saveNpy(path, Tensor<int8_t>(4, 4).fill(1));
+    world.barrier();
+    CHECK_THROWS_AS(mp::loadNpy<T>(world, path), IOError);
+    world.barrier();
+    if (world.rank() == 0) {
+        std::FILE* fp = std::fopen(path.c_str(), "wb");
+        std::fputs("not numpy at all", fp);
+        std::fclose(fp);
+    }
+    world.barrier();
+    CHECK_THROWS_AS(mp::loadNpy<T>(world, path), IOError);
+    world.barrier();
+    if (world.rank() == 0) std::remove(path.c_str());
+    world.barrier();
+    CHECK_THROWS_AS(mp::loadNpy<T>(world, path), IOError);
+    CHECK_THROWS_AS(mp::saveNpy("/nonexistent-dir/x.npy", mp::DistTensor<T>(world, {4, 4})),
+                    IOError);
 }

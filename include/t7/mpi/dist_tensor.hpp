@@ -221,6 +221,10 @@ struct WindowAccess {
     static void prepare(const W& w, const E& e, const char* op) {
         w.prepare(e, op);
     }
+    template <class U>
+    static DistState<typename U::value_type>& tensor(const U& u) {
+        return u.st();
+    }
 };
 
 // The tree with every window replaced by a Leaf of its local view for `part`.
@@ -508,6 +512,7 @@ public:
 
 private:
     friend class DistWindow<T>;
+    friend struct detail::WindowAccess;
     // Rank r's block of a tensor of the global sizes.
     template <class U>
     Tensor<U> block_of(const Tensor<U>& whole, int r) const {
