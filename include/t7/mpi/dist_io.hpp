@@ -158,9 +158,19 @@ struct File {
 };
 
 // Opens path on every rank of comm; IOError on every rank when any rank failed.
+// For writing, the hint cb_nodes = 1 (one aggregator): Open MPI 4.1's OMPIO
+// with its default collective component (fcoll vulcan) and several aggregators
+// writes stale bytes over parts of other ranks' blocks now and then
+// (open-mpi/ompi#12718; seen here on 3 and 4 ranks, about one run in three).
 inline void open_all(const Communicator& comm, const std::string& path, int mode, File& f,
-                     const char* op) {
-    const int rc = MPI_File_open(comm.native(), path.c_str(), mode, MPI_INFO_NULL, &f.fh);
+                     const char* op, bool writing) {
+    MPI_Info info = MPI_INFO_NULL;
+    if (writing) {
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "cb_nodes", "1");
+    }
+    const int rc = MPI_File_open(comm.native(), path.c_str(), mode, info, &f.fh);
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     int bad = rc != MPI_SUCCESS;
     check(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm.native()), op);
     if (bad) {
@@ -176,8 +186,8 @@ inline void io_check(int rc, const char* op, const std::string& path, const char
 
 } // namespace detail
 
-// Writes u to one .npy file (collective over u's communicator): rank 0 the
-// header, every rank its block (MPI_File_write_at_all). IOError when the file
+// Writes u to one .npy file (collective over u's communicator): every rank its
+// block (MPI_File_write_at_all), then rank 0 the header. IOError when the file
 // cannot be opened (on every rank) or a write fails.
 template <class T>
 void saveNpy(const std::string& path, const DistTensor<T>& u) {
@@ -189,17 +199,28 @@ void saveNpy(const std::string& path, const DistTensor<T>& u) {
     detail::BlockTypes bt;
     detail::block_types(s, bt, op);
     detail::File f;
-    detail::open_all(s.cart, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, f, op);
+    detail::open_all(s.cart, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, f, op, true);
     detail::io_check(MPI_File_set_size(f.fh, 0), op, path, "MPI_File_set_size");
-    if (s.cart.rank() == 0)
-        detail::io_check(
-            MPI_File_write_at(f.fh, 0, head.data(), int(head.size()), MPI_BYTE, MPI_STATUS_IGNORE),
-            op, path, "MPI_File_write_at (header)");
+    // Every rank's truncation done before any rank writes.
+    detail::check(MPI_Barrier(s.cart.native()), "t7::mpi::saveNpy: MPI_Barrier");
     detail::io_check(MPI_File_set_view(f.fh, MPI_Offset(head.size()), detail::base_type<T>(),
                                        bt.file, "native", MPI_INFO_NULL),
                      op, path, "MPI_File_set_view");
     detail::io_check(MPI_File_write_at_all(f.fh, 0, s.data.data(), 1, bt.mem, MPI_STATUS_IGNORE),
                      op, path, "MPI_File_write_at_all");
+    // The header last, once every block is in the file (sync, barrier, sync:
+    // MPI-IO's rule for accesses of different ranks to one file), so that no
+    // read-modify-write of an MPI-IO layer around the header meets a block
+    // being written.
+    detail::io_check(MPI_File_sync(f.fh), op, path, "MPI_File_sync");
+    detail::check(MPI_Barrier(s.cart.native()), "t7::mpi::saveNpy: MPI_Barrier");
+    detail::io_check(MPI_File_sync(f.fh), op, path, "MPI_File_sync");
+    detail::io_check(MPI_File_set_view(f.fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL), op,
+                     path, "MPI_File_set_view (header)");
+    if (s.cart.rank() == 0)
+        detail::io_check(
+            MPI_File_write_at(f.fh, 0, head.data(), int(head.size()), MPI_BYTE, MPI_STATUS_IGNORE),
+            op, path, "MPI_File_write_at (header)");
 }
 
 // Reads a .npy file of T's dtype (C order) into a new DistTensor of its sizes
@@ -213,7 +234,7 @@ DistTensor<T> loadNpy(const Communicator& comm, const std::string& path, const S
                   "t7::mpi::loadNpy reads little-endian files on a little-endian machine");
     constexpr const char* op = "t7::mpi::loadNpy";
     detail::File f;
-    detail::open_all(comm, path, MPI_MODE_RDONLY, f, op);
+    detail::open_all(comm, path, MPI_MODE_RDONLY, f, op, false);
     constexpr int hdr = 35; // status, data offset, dims, up to 32 sizes
     std::vector<int64_t> info(hdr, 0);
     std::string why;
