@@ -381,6 +381,7 @@ TEST_CASE("bad input throws on every rank before any message; the ranks go on") 
     if (p > 1) CHECK_THROWS_AS(mp::DistTensor<float>(world, {12, 10}, {7, 0}, {p, 1}), ShapeError);
     CHECK_THROWS_AS(mp::DistTensor<float>(world, {12, 10}, {1}), ShapeError);
     CHECK_THROWS_AS(mp::DistTensor<float>(world, {}), ShapeError);
+    if (p > 1) CHECK_THROWS_AS(mp::DistTensor<float>(world, {1, 1}), ShapeError);
     if (p > 1) CHECK_THROWS_AS(mp::DistTensor<float>(world, {p - 1, 10}, {}, {p, 1}), ShapeError);
     // CUDA tensors are refused at run time
     alignas(Tensor<float, CUDA>) unsigned char room[sizeof(Tensor<float, CUDA>)];

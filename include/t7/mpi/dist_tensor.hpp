@@ -294,8 +294,9 @@ public:
         } else {
             for (size_t d = 0; d < n; ++d)
                 if (sizes[d] == 1) dims[d] = 1;
-            detail::check(MPI_Dims_create(comm.size(), int(n), dims.data()),
-                          "t7::mpi::DistTensor: MPI_Dims_create", sizes);
+            if (MPI_Dims_create(comm.size(), int(n), dims.data()) != MPI_SUCCESS)
+                detail::fail<ShapeError>("t7::mpi::DistTensor: sizes ", sizes, " cannot be split ",
+                                         "over ", comm.size(), " ranks (MPI_Dims_create)");
         }
         s.grid = Shape(n, 1);
         for (size_t d = 0; d < n; ++d) s.grid[d] = dims[d];
