@@ -397,8 +397,7 @@ TEST_CASE("bad input throws on every rank before any message; the ranks go on") 
     CHECK(same_bits(Tensor<float>(v.local().clone()), Tensor<float>(block(v, rv).clone())));
 }
 
-TEST_CASE_TEMPLATE("one .npy file written and read in parallel (MPI-IO)", T, float, double,
-                   int32_t) {
+TEST_CASE_TEMPLATE("one .npy file written and read in parallel (MPI-IO)", T, float, int32_t) {
     mp::Communicator world;
     const int p = world.size();
     // one path for every rank: rank 0's process id
@@ -407,8 +406,8 @@ TEST_CASE_TEMPLATE("one .npy file written and read in parallel (MPI-IO)", T, flo
     const std::string path = "/tmp/t7_test_mpi_dist_" + std::to_string(pid) + ".npy";
     Tensor<T> ref(11, 7, 3);
     for (int64_t i = 0; i < ref.nElement(); ++i) ref.data()[i] = T((i * 37) % 101) / T(3);
-    const Shape grid3{p, 1, 1};
-    for (const Shape& g : {Shape{}, grid3}) {
+    {
+        const Shape g{p, 1, 1};
         auto u = mp::DistTensor<T>::scatter(world, ref, 0, {1, 0, 1}, g);
         mp::saveNpy(path, u);
         world.barrier();
@@ -429,6 +428,11 @@ TEST_CASE_TEMPLATE("one .npy file written and read in parallel (MPI-IO)", T, flo
     CHECK(w.sizes() == Shape{7, 3});
     CHECK(same_bits(Tensor<T>(w.local().clone()),
                     Tensor<T>(block(w, Tensor<T>(ref(S(2, 9), 3, t7::all).clone())).clone())));
+    if constexpr (!std::is_same_v<T, float>) { // the errors once (float)
+        world.barrier();
+        if (world.rank() == 0) std::remove(path.c_str());
+        return;
+    }
     // another dtype, not a .npy file, no file: IOError on every rank
     world.barrier();
     if (world.rank() == 0) t7::saveNpy(path, Tensor<int8_t>(4, 4).fill(1));
