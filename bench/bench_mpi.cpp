@@ -9,7 +9,9 @@
 //     way between the two ranks): world.sendrecv(u.select(1, 1), ..., u.select(1, 0))
 //     against (a) packing the column into a buffer, MPI_Sendrecv of the buffer,
 //     unpacking, and (b) MPI_Sendrecv with a hand-built MPI_Type_vector;
-// (3) the per-call overhead: a 1-element allreduce, tensor7 minus raw.
+// (3) the per-call overhead: a 1-element allreduce, tensor7 minus raw;
+// (4) the DistTensor heat step against the hand-written exchange (heat_step below):
+//     `mpirun -np 2 build/bench/bench_mpi 9 dist [rows per rank]` runs (4) only.
 // Each measurement alternates tensor7 and the reference, `rounds` times (default
 // 7), and keeps the best time of each (rank 0's clock, a barrier before each
 // batch): the machine is shared, the best run is the least disturbed.
@@ -19,10 +21,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 namespace mp = t7::mpi;
 using t7::FloatTensor;
+using S = t7::slice;
 
 namespace {
 
@@ -44,6 +49,78 @@ std::pair<double, double> race(int rounds, int reps, A a, B b) {
     return {ta, tb};
 }
 
+// (4) The DistTensor heat step against the hand-written exchange of the old
+// examples/mpi_heat: a (2R + 2) x (C + 2) float grid (R = C = 1024: 2^20 points a
+// rank) on a 2x1 process grid, halo 1, the 5-point Jacobi step.
+//   hand: each rank's block with its halo rows in a FloatTensor; two sendrecv
+//         of rows, then the fused update of the interior (the old lines);
+//   dist: v(S(1, -1), S(1, -1)) = 0.25f * (u(...) + ...); std::swap(u, v) (the
+//         halos are stale after each write: one exchange a step, the interior
+//         computed while the rows travel); again with setOverlap(false);
+//   exchange alone (u.exchangeHalos()) and the update alone (fresh halos: the
+//   step sends no message), to see what the overlap can hide.
+void heat_step(const mp::Communicator& world, int rounds, int64_t R) {
+    const int64_t C = 1024;
+    const int rank = world.rank();
+    const int reps = 10;
+
+    // hand-written: rows [rank * R, rank * R + R + 2) of the global grid
+    const int up = rank == 0 ? MPI_PROC_NULL : 0, down = rank == 0 ? 1 : MPI_PROC_NULL;
+    FloatTensor hb[2] = {FloatTensor(R + 2, C + 2), FloatTensor(R + 2, C + 2)};
+    for (auto& b : hb) b.fill(0.5f);
+    int hs = 0;
+    auto hand = [&] {
+        FloatTensor& u = hb[hs % 2];
+        FloatTensor& v = hb[(hs + 1) % 2];
+        auto row = [&](int64_t i) { return u.select(0, i).narrow(0, 1, C); };
+        world.sendrecv(row(1), up, row(R + 1), down, 1);
+        world.sendrecv(row(R), down, row(0), up, 2);
+        FloatTensor inner = v.narrow(0, 1, R).narrow(1, 1, C);
+        inner = 0.25f * (u.narrow(0, 0, R).narrow(1, 1, C) + u.narrow(0, 2, R).narrow(1, 1, C) +
+                         u.narrow(0, 1, R).narrow(1, 0, C) + u.narrow(0, 1, R).narrow(1, 2, C));
+        ++hs;
+    };
+
+    mp::DistTensor<float> u(world, {2 * R + 2, C + 2}, {1, 1}, {2, 1}),
+        v(world, {2 * R + 2, C + 2}, {1, 1}, {2, 1});
+    u = 0.5f;
+    v = 0.5f;
+    auto step = [&] {
+        v(S(1, -1), S(1, -1)) = 0.25f * (u(S(0, -2), S(1, -1)) + u(S(2), S(1, -1)) +
+                                         u(S(1, -1), S(0, -2)) + u(S(1, -1), S(2)));
+        std::swap(u, v);
+    };
+
+    auto [th, td] = race(rounds, reps, hand, step);
+    mp::setOverlap(false);
+    auto [th2, tn] = race(rounds, reps, hand, step);
+    mp::setOverlap(true);
+    // exchange alone; compute alone (fresh halos: the step sends nothing)
+    auto [tx, tc] = race(
+        rounds, reps,
+        [&] {
+            u.markStale();
+            u.exchangeHalos();
+        },
+        [&] {
+            v(S(1, -1), S(1, -1)) = 0.25f * (u(S(0, -2), S(1, -1)) + u(S(2), S(1, -1)) +
+                                             u(S(1, -1), S(0, -2)) + u(S(1, -1), S(2)));
+        });
+    if (rank == 0) {
+        std::printf("\n(4) heat step: 2 ranks, %ldx%ld points a rank, Jacobi step, best of %d "
+                    "batches of %d (ms per step)\n",
+                    long(R), long(C), rounds, reps);
+        std::printf("  hand-written exchange + update     %8.3f\n", th * 1e3);
+        std::printf("  DistTensor (overlap)               %8.3f   hand/dist %.3f\n", td * 1e3,
+                    th / td);
+        std::printf("  DistTensor (no overlap)            %8.3f   hand/dist %.3f\n", tn * 1e3,
+                    th2 / tn);
+        std::printf("  exchange alone                     %8.3f\n", tx * 1e3);
+        std::printf("  update alone (fresh halos)         %8.3f   (exchange + update %.3f)\n",
+                    tc * 1e3, (tx + tc) * 1e3);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -54,6 +131,10 @@ int main(int argc, char** argv) {
     if (world.size() != 2) {
         if (rank == 0) std::fprintf(stderr, "bench_mpi: run on 2 ranks (mpirun -np 2)\n");
         return 2;
+    }
+    if (argc > 2 && std::strcmp(argv[2], "dist") == 0) {
+        heat_step(world, rounds, argc > 3 ? std::atol(argv[3]) : 1024);
+        return 0;
     }
     auto say = [&](auto... a) {
         if (rank == 0) std::printf(a...);
@@ -131,5 +212,6 @@ int main(int argc, char** argv) {
         say("\n(3) 1-element allreduce: raw %.3f us, t7 %.3f us, overhead %+.3f us per call\n",
             raw * 1e6, t7 * 1e6, (t7 - raw) * 1e6);
     }
+    heat_step(world, std::max(rounds, 9), 1024);
     return 0;
 }

@@ -14,6 +14,8 @@
 
 #include "mpi/communicator.hpp"
 #include "mpi/datatype.hpp"
+#include "mpi/dist_io.hpp"
+#include "mpi/dist_tensor.hpp"
 #include "mpi/environment.hpp"
 #include "mpi/error.hpp"
 #include "mpi/request.hpp"
