@@ -389,6 +389,43 @@ TEST_CASE("complex: reductions, dot and vdot") {
     CHECK(std::isnan(t7::mean(empty).real()));
 }
 
+TEST_CASE("complex: matrix products against naive loops") {
+    ComplexDoubleTensor a(37, 19), b(19, 41), v(19);
+    for (int64_t i = 0; i < 37; ++i)
+        for (int64_t j = 0; j < 19; ++j)
+            a(i, j) = Z(std::sin(double(i * 19 + j)), 0.1 * double(i - j));
+    for (int64_t i = 0; i < 19; ++i)
+        for (int64_t j = 0; j < 41; ++j) b(i, j) = Z(std::cos(double(i) + 0.3 * double(j)), 0.2);
+    for (int64_t i = 0; i < 19; ++i) v(i) = Z(double(i), -double(i));
+    const ComplexDoubleTensor c = t7::mm(a, b), ct = t7::mm(b.t(), a.t()), m = t7::matmul(a, b);
+    const ComplexDoubleTensor y = t7::mv(a, v), o = t7::outer(v, v);
+    for (int64_t i = 0; i < 37; ++i) {
+        Z sv = 0;
+        for (int64_t k = 0; k < 19; ++k) sv += Z(a(i, k)) * Z(v(k));
+        CHECK(std::abs(Z(y(i)) - sv) <= 1e-13 * std::abs(sv));
+        for (int64_t j = 0; j < 41; ++j) {
+            Z s = 0;
+            for (int64_t k = 0; k < 19; ++k) s += Z(a(i, k)) * Z(b(k, j));
+            REQUIRE(std::abs(Z(c(i, j)) - s) <= 1e-13 * (1 + std::abs(s)));
+            REQUIRE(std::abs(Z(ct(j, i)) - s) <= 1e-13 * (1 + std::abs(s)));
+            REQUIRE(Z(m(i, j)) == Z(c(i, j)));
+        }
+    }
+    CHECK(Z(o(3, 2)) == Z(3, -3) * Z(2, -2)); // no conjugation
+    // batched, inside an expression, tensordot; a skinny shape (Eigen's GEMM for complex)
+    ComplexFloatTensor bt(3, 4, 5), bu(3, 5, 2);
+    bt.fill(CF(0, 1));
+    bu.fill(CF(0, 1));
+    CHECK(CF(ComplexFloatTensor(t7::bmm(bt, bu))(2, 3, 1)) == CF(-5, 0)); // 5 i^2
+    const ComplexDoubleTensor e = t7::mm(a, b) * Z(0, 1) + 1.0;
+    CHECK(t7::max(t7::abs(e - (c * Z(0, 1) + 1.0))) == 0.0);
+    CHECK(t7::max(t7::abs(ComplexDoubleTensor(t7::tensordot(a, b, 1)) - c)) < 1e-12);
+    ComplexDoubleTensor wide(8, 3000), tall(3000, 5);
+    wide.fill(Z(1, 1));
+    tall.fill(Z(0.5, -1));
+    CHECK(Z(ComplexDoubleTensor(t7::mm(wide, tall))(7, 4)) == 3000.0 * Z(1.5, -0.5));
+}
+
 TEST_CASE("complex: printing in Torch7's layout") {
     ComplexFloatTensor z(3);
     z(0) = CF(1, 2), z(1) = CF(-0.5f, -1), z(2) = CF(10, 0);

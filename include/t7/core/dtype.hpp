@@ -68,10 +68,6 @@ concept Element = requires {
 template <class T>
 concept Arithmetic = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || is_complex_v<T>;
 
-// A real arithmetic value (the scalars of ordering, integer and bit operations).
-template <class T>
-concept RealArithmetic = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
-
 // "torch.FloatTensor", "torch.CudaTensor", "torch.DoubleStorage", ...
 template <class T, class D>
 std::string torch_type_name(const char* kind) {

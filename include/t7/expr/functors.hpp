@@ -599,3 +599,5 @@ struct user {
 
 } // namespace op
 } // namespace t7
+
+#undef T7_NO_COMPLEX

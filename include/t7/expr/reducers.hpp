@@ -49,6 +49,7 @@ struct prod {
 struct max {
     template <class V>
     using acc = compute_t<V>;
+
     template <class A>
     static constexpr A identity() {
         if constexpr (std::numeric_limits<A>::has_infinity)
@@ -58,6 +59,7 @@ struct max {
     }
     template <class A, class V>
     T7_HOST_DEVICE static A step(A a, V x) {
+        static_assert(!is_complex_v<A>, "t7::max: complex numbers have no order");
         return (A(x) > a || x != x) ? A(x) : a;
     }
     template <class A>
@@ -78,6 +80,7 @@ struct min {
     }
     template <class A, class V>
     T7_HOST_DEVICE static A step(A a, V x) {
+        static_assert(!is_complex_v<A>, "t7::min: complex numbers have no order");
         return (A(x) < a || x != x) ? A(x) : a;
     }
     template <class A>

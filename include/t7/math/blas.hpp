@@ -63,8 +63,8 @@ VecRef<const T> cvec_ref(const Tensor<T, D>& t) {
 // Half. Each device's Blas throws TypeError for the ones it does not compute
 // (Half on the CPU; all but Float, Double and Half on CUDA).
 template <class T>
-concept BlasScalar =
-    (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, Half>;
+concept BlasScalar = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) ||
+                     std::is_same_v<T, Half> || is_complex_v<T>;
 
 // dot's result: int64 for integer types, else the element type.
 template <class T>
@@ -175,8 +175,10 @@ bool overlaps(const Tensor<T, D>& a, const Tensor<T, D>& b) {
 // Sum of the products of the elements of a and b, paired in layout order (equal
 // element counts; shapes may differ, as in Torch7). Integer types return int64,
 // the others their element type.
+// (Complex tensors: ops/complex.hpp's dot and vdot.)
 template <detail::BlasScalar T, class D, class DB>
-detail::dot_result_t<T> dot(const Tensor<T, D>& a, const Tensor<T, DB>& b) {
+requires(!is_complex_v<T>) detail::dot_result_t<T> dot(const Tensor<T, D>& a,
+                                                       const Tensor<T, DB>& b) {
     using R = detail::dot_result_t<T>;
     if (a.nElement() != b.nElement())
         detail::fail<ShapeError>("dot: inconsistent tensor sizes ", a.sizes(), " and ", b.sizes(),

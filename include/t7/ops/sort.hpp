@@ -291,6 +291,7 @@ std::pair<U, int64_t> kth_pair(std::vector<std::pair<U, int64_t>>& pr, int64_t k
 template <class T, class D>
 ValuesIndices<T, D>& sort(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64_t dim = -1,
                           bool descending = false) {
+    static_assert(!is_complex_v<T>, "t7::sort: complex numbers have no order");
     if (x.dim() == 0) { // sorting nothing gives nothing
         out.values.resize(Shape{});
         out.indices.resize(Shape{});
@@ -327,6 +328,7 @@ void sort(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const Tensor<T, D>&
 template <class T, class D>
 ValuesIndices<T, D>& topk(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64_t k,
                           int64_t dim = -1, bool largest = true) {
+    static_assert(!is_complex_v<T>, "t7::topk: complex numbers have no order");
     dim = detail::slice_dim(x, dim, "topk");
     const int64_t n = x.size(dim);
     detail::check_k("topk", k, dim, n, 0);

@@ -288,18 +288,20 @@ struct Blas<CPU> {
     }
 
 private:
-    // Eigen computes the seven Torch7 types; Half is a CUDA type here.
+    // Eigen computes the seven Torch7 types and the complex ones; Half is a CUDA type here.
     template <class T>
-    static constexpr bool eigen_type = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+    static constexpr bool
+        eigen_type = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || is_complex_v<T>;
     // Integer products wrap (eig::int_gemm), never through Eigen's signed arithmetic.
     template <class T>
     static constexpr bool int_type = std::is_integral_v<T> && !std::is_same_v<T, bool>;
     template <class T>
     static void require_eigen_type(const char* op) {
         if constexpr (!eigen_type<T>)
-            fail<TypeError>(op, ": CPU matrix products take the seven Torch7 types, not ",
-                            torch_type_name<T, CPU>("Tensor"),
-                            " (Half products run on CUDA tensors; convert with to<float>())");
+            fail<TypeError>(
+                op, ": CPU matrix products take the seven Torch7 types and the complex ones, not ",
+                torch_type_name<T, CPU>("Tensor"),
+                " (Half products run on CUDA tensors; convert with to<float>())");
     }
 
     // C = beta C + alpha A B, its parts on the pool when `threaded` (else all on
@@ -338,18 +340,21 @@ private:
         RowMatrix<T> ta, tb;
         if (order(A) == Order::none) {
             ta = gather(A);
-            A = ref(ta);
+            A = eig::ref(ta);
         }
         if (order(B) == Order::none) {
             tb = gather(B);
-            B = ref(tb);
+            B = eig::ref(tb);
         }
         const int64_t m = C.rows, n = C.cols, k = A.cols;
         // (A vector result: Eigen's GEMV a part, below; it beat the dot kernel
         // on one row, mv 2048^2: 0.25 ms against 0.29-0.33.)
-        if (k > 0 && std::min(m, n) <= skinny_max && std::min(m, n) > 1 && std::max(m, n) >= 32) {
-            if (m <= n) return skinny(alpha, A, B, beta, C, threaded);
-            return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
+        if constexpr (!is_complex_v<T>) { // (complex: Eigen's GEMM, whatever the shape)
+            if (k > 0 && std::min(m, n) <= skinny_max && std::min(m, n) > 1 &&
+                std::max(m, n) >= 32) {
+                if (m <= n) return skinny(alpha, A, B, beta, C, threaded);
+                return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
+            }
         }
         // Rows [e0, e1) of C (columns when n > m), bounds on multiples of 16.
         const bool by_rows = m >= n;
