@@ -23,7 +23,11 @@ namespace {
 
 int g_rounds = 7;
 
-const char* backend() { return T7_FFTW ? "FFTW3 (-Dfftw=true)" : "Eigen's FFT module (default)"; }
+#if T7_FFTW
+const char* backend() { return "FFTW3 (-Dfftw=true)"; }
+#else
+const char* backend() { return "Eigen's FFT module (default)"; }
+#endif
 
 // NumPy's best times keyed "kind dtype size".
 std::map<std::string, double> numpy_times(int rounds) {

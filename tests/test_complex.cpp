@@ -325,6 +325,14 @@ TEST_CASE("complex: C99 Annex G special values (NumPy's)") {
     CHECK(Z(l(2)).real() == -inf);                               // log(-0) = -inf + i pi
     CHECK(Z(l(2)).imag() == doctest::Approx(3.141592653589793)); //
     CHECK(Z(l(1)).imag() == doctest::Approx(3.141592653589793)); // the branch cut: +pi above
+    // |inf + NaN i| = inf, |NaN + 1i| = NaN, |0| = 0, no overflow near the largest double
+    ComplexDoubleTensor m(4);
+    m(0) = Z(inf, NAN), m(1) = Z(NAN, 1), m(2) = Z(0, -0.0), m(3) = Z(1e308, 1e308);
+    const DoubleTensor am = t7::abs(m);
+    CHECK(am(0) == inf);
+    CHECK(std::isnan(am(1)));
+    CHECK(am(2) == 0);
+    CHECK(am(3) == doctest::Approx(1e308 * std::sqrt(2.0)));
     ComplexDoubleTensor below(1);
     below(0) = Z(-4, -0.0); // below the cut: sqrt gives -2i, log -pi
     CHECK(Z(ComplexDoubleTensor(t7::sqrt(below))(0)) == Z(0, -2));

@@ -13,6 +13,7 @@
 #include "../tensor/tensor.hpp"
 #include "fft_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -86,6 +87,38 @@ void for_each_line(const Shape& sizes, const Shape& in_st, const Shape& out_st, 
     }
 }
 
+// Lines along `dim` in blocks: block(io, oo, count, in_step, out_step) gets `count`
+// lines starting at offsets io and oo, each the next along the last other
+// dimension (in_step and out_step further). Up to `most` lines a block, so that a
+// column transform reads and writes rows of `most` adjacent elements, not one
+// element a cache line.
+template <class F>
+void for_each_line_block(const Shape& sizes, const Shape& in_st, const Shape& out_st, int64_t dim,
+                         int64_t most, F&& block) {
+    const int64_t nd = int64_t(sizes.size());
+    const int64_t g = dim == nd - 1 ? nd - 2 : nd - 1;
+    if (g < 0 || most <= 1) {
+        for_each_line(sizes, in_st, out_st, dim, [&](int64_t io, int64_t oo) {
+            block(io, oo, int64_t(1), int64_t(0), int64_t(0));
+        });
+        return;
+    }
+    Shape outer = sizes;
+    outer[size_t(g)] = 1;
+    const int64_t count = sizes[g], gi = in_st[g], go = out_st[g];
+    for_each_line(outer, in_st, out_st, dim, [&](int64_t io, int64_t oo) {
+        for (int64_t j = 0; j < count; j += most)
+            block(io + j * gi, oo + j * go, std::min(most, count - j), gi, go);
+    });
+}
+// Lines a block holds: one for contiguous lines (each is read at memory speed), else
+// as many as fit in about 1 MiB of scratch, at most 16.
+template <class V>
+int64_t lines_per_block(int64_t stride, int64_t n) {
+    if (stride == 1 || stride == -1) return 1;
+    return std::clamp<int64_t>((int64_t(1) << 20) / (n * int64_t(sizeof(V))), 1, 16);
+}
+
 // This thread's buffer `slot` of at least n values of V (it grows, never shrinks:
 // a repeated transform allocates nothing).
 template <class V>
@@ -105,19 +138,23 @@ void complex_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, b
     const int64_t len = x.size(dim), take = len < n ? len : n;
     const int64_t xs = x.stride(dim), os = out.stride(dim);
     const R scale = R(scale_of(norm, n, inverse));
-    C* a = scratch<C>(0, n);
-    C* b = scratch<C>(1, n);
+    const int64_t most = lines_per_block<C>(xs, n);
+    C* a = scratch<C>(0, most * n);
+    C* b = scratch<C>(1, most * n);
     const T* xd = x.data();
     C* od = out.data();
-    for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
-        for (int64_t k = 0; k < take; ++k) a[k] = convert<C>(xd[io + k * xs]);
-        for (int64_t k = take; k < n; ++k) a[k] = C(0);
-        plan.run(b, a, inverse);
-        if (scale == R(1))
-            for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[k];
-        else
-            for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[k] * scale;
-    });
+    auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
+        for (int64_t k = 0; k < take; ++k)
+            for (int64_t l = 0; l < count; ++l) a[l * n + k] = convert<C>(xd[io + l * gi + k * xs]);
+        for (int64_t l = 0; l < count; ++l) {
+            for (int64_t k = take; k < n; ++k) a[l * n + k] = C(0);
+            plan.run(b + l * n, a + l * n, inverse);
+        }
+        for (int64_t k = 0; k < n; ++k)
+            for (int64_t l = 0; l < count; ++l)
+                od[oo + l * go + k * os] = scale == R(1) ? b[l * n + k] : b[l * n + k] * scale;
+    };
+    for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
 }
 
 // out (complex, n/2 + 1 along dim) = the transform of the real x along dim.
@@ -128,16 +165,22 @@ void r2c_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, FftNo
     const int64_t len = x.size(dim), take = len < n ? len : n, half = n / 2 + 1;
     const int64_t xs = x.stride(dim), os = out.stride(dim);
     const R scale = R(scale_of(norm, n, false));
-    R* a = scratch<R>(0, n);
-    C* b = scratch<C>(1, half);
+    const int64_t most = lines_per_block<C>(xs, n);
+    R* a = scratch<R>(0, most * n);
+    C* b = scratch<C>(1, most * half);
     const T* xd = x.data();
     C* od = out.data();
-    for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
-        for (int64_t k = 0; k < take; ++k) a[k] = convert<R>(xd[io + k * xs]);
-        for (int64_t k = take; k < n; ++k) a[k] = R(0);
-        plan.run_r2c(b, a);
-        for (int64_t k = 0; k < half; ++k) od[oo + k * os] = b[k] * scale;
-    });
+    auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
+        for (int64_t k = 0; k < take; ++k)
+            for (int64_t l = 0; l < count; ++l) a[l * n + k] = convert<R>(xd[io + l * gi + k * xs]);
+        for (int64_t l = 0; l < count; ++l) {
+            for (int64_t k = take; k < n; ++k) a[l * n + k] = R(0);
+            plan.run_r2c(b + l * half, a + l * n);
+        }
+        for (int64_t k = 0; k < half; ++k)
+            for (int64_t l = 0; l < count; ++l) od[oo + l * go + k * os] = b[l * half + k] * scale;
+    };
+    for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
 }
 
 // out (real, n along dim) = the inverse transform of the half spectrum x along dim.
@@ -148,16 +191,23 @@ void c2r_lines(Tensor<R>& out, const Tensor<C>& x, int64_t dim, int64_t n, FftNo
     const int64_t half = n / 2 + 1, len = x.size(dim), take = len < half ? len : half;
     const int64_t xs = x.stride(dim), os = out.stride(dim);
     const R scale = R(scale_of(norm, n, true));
-    PC* a = scratch<PC>(0, half);
-    R* b = scratch<R>(1, n);
+    const int64_t most = lines_per_block<PC>(xs, n);
+    PC* a = scratch<PC>(0, most * half);
+    R* b = scratch<R>(1, most * n);
     const C* xd = x.data();
     R* od = out.data();
-    for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
-        for (int64_t k = 0; k < take; ++k) a[k] = convert<PC>(xd[io + k * xs]);
-        for (int64_t k = take; k < half; ++k) a[k] = PC(0);
-        plan.run_c2r(b, a);
-        for (int64_t k = 0; k < n; ++k) od[oo + k * os] = b[k] * scale;
-    });
+    auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
+        for (int64_t k = 0; k < take; ++k)
+            for (int64_t l = 0; l < count; ++l)
+                a[l * half + k] = convert<PC>(xd[io + l * gi + k * xs]);
+        for (int64_t l = 0; l < count; ++l) {
+            for (int64_t k = take; k < half; ++k) a[l * half + k] = PC(0);
+            plan.run_c2r(b + l * n, a + l * half);
+        }
+        for (int64_t k = 0; k < n; ++k)
+            for (int64_t l = 0; l < count; ++l) od[oo + l * go + k * os] = b[l * n + k] * scale;
+    };
+    for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
 }
 
 inline Shape with_size(Shape s, int64_t dim, int64_t n) {
@@ -244,7 +294,8 @@ auto fftn_impl(const Tensor<T>& x, const Shape& dims, FftNorm norm, bool inverse
     const Shape ds = fft_dims(x, dims, op);
     for (int64_t d : ds) check_points(x.size(d), op);
     auto r = fft1(x, -1, ds.back(), norm, inverse, op);
-    for (size_t i = ds.size() - 1; i-- > 0;) r = fft1(r, -1, ds[i], norm, inverse, op);
+    for (size_t i = ds.size() - 1; i-- > 0;) // the other dimensions in place
+        fft1_into(r, r, -1, ds[i], norm, inverse, op);
     return r;
 }
 
@@ -345,7 +396,7 @@ auto rfftn(const Tensor<T>& x, const Shape& dims = {}, FftNorm norm = FftNorm::b
     const Shape ds = detail::fft::fft_dims(x, dims, "rfftn");
     auto r = detail::fft::rfft1(x, -1, ds.back(), norm, "rfftn");
     for (size_t i = ds.size() - 1; i-- > 0;)
-        r = detail::fft::fft1(r, -1, ds[i], norm, false, "rfftn");
+        detail::fft::fft1_into(r, r, -1, ds[i], norm, false, "rfftn"); // in place
     return r;
 }
 // irfftn: ifft along all of dims but the last, then irfft along the last
@@ -356,7 +407,7 @@ auto irfftn(const Tensor<T>& x, const Shape& dims = {}, FftNorm norm = FftNorm::
     if (ds.size() == 1) return detail::fft::irfft1(x, -1, ds[0], norm, "irfftn");
     auto z = detail::fft::fft1(x, -1, ds[0], norm, true, "irfftn");
     for (size_t i = 1; i + 1 < ds.size(); ++i)
-        z = detail::fft::fft1(z, -1, ds[i], norm, true, "irfftn");
+        detail::fft::fft1_into(z, z, -1, ds[i], norm, true, "irfftn"); // in place
     return detail::fft::irfft1(z, -1, ds.back(), norm, "irfftn");
 }
 

@@ -72,8 +72,7 @@ inline constexpr bool available = T7_VMATH;
     /* the parts of complex functions (eval/cpu/complex_packets.hpp): 1 ulp or better */           \
     T7_SLEEF_UNARY_AS(sin_u10, sin, u10, __VA_ARGS__)                                              \
     T7_SLEEF_UNARY_AS(cos_u10, cos, u10, __VA_ARGS__)                                              \
-    T7_SLEEF_BINARY_AS(atan2_u10, atan2, u10, __VA_ARGS__)                                         \
-    T7_SLEEF_BINARY_AS(hypot_u05, hypot, u05, __VA_ARGS__)
+    T7_SLEEF_BINARY_AS(atan2_u10, atan2, u10, __VA_ARGS__)
 
 // Eigen's packet of the widest instruction set enabled, and SLEEF's build of it.
 #if defined(EIGEN_VECTORIZE_AVX512)
