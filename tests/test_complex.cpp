@@ -78,6 +78,12 @@ TEST_CASE("complex: fused arithmetic with real operands and scalars") {
     w = -z - t7::conj(z); // -2 re
     CHECK(CF(w(0)) == CF(-2, 0));
     CHECK(CF(w(1)) == CF(-6, 0));
+    // a complex scalar makes a real expression complex (of the tensor's precision)
+    ComplexFloatTensor rz = r * CF(0, 1) + CF(1, 0); // [1+2i, 1-i]
+    CHECK(CF(rz(0)) == CF(1, 2));
+    CHECK(CF(rz(1)) == CF(1, -1));
+    ComplexDoubleTensor iz = t7::IntTensor(2).fill(3) * Z(0.5, 0.5); // ints: complex
+    CHECK(Z(iz(1)) == Z(1.5, 1.5));
     ComplexDoubleTensor zd = z * 2.0; // double scalar with a complex<float> tensor: stays float,
     CHECK(Z(zd(1)) == Z(6, -2));      // converted to complex<double> on assignment
     // a real tensor assigned to a complex one: imaginary parts 0

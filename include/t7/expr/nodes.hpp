@@ -190,7 +190,11 @@ auto as_operand(X&& x) {
     if constexpr (ExpressionOrSelection<X>) {
         return as_node(std::forward<X>(x));
     } else {
-        using S = scalar_operand_t<Op, typename node_t<Other>::value_type>;
+        // A complex scalar makes a real expression complex (of the expression's
+        // floating type: z * 2.0 stays complex<float>, x * 1i is complex<float> too).
+        using S0 = scalar_operand_t<Op, typename node_t<Other>::value_type>;
+        using S = std::conditional_t<is_complex_v<std::remove_cvref_t<X>> && !is_complex_v<S0>,
+                                     std::complex<detail::floating_of<S0>>, S0>;
         return Scalar<S>{{}, convert<S>(x)}; // defined for NaN and out-of-range values
     }
 }

@@ -17,6 +17,7 @@
 #include "sleef_ops.hpp"
 
 #include <Eigen/Core>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -229,6 +230,7 @@ struct part_op {
 template <class R>
 struct part_op<op::real_part, R> {
     static constexpr bool ok = true;
+    static T7_INLINE R scalar(R re, R) { return re; }
     template <class RP>
     static T7_INLINE RP run(const RP& re, const RP&) {
         return re;
@@ -237,24 +239,46 @@ struct part_op<op::real_part, R> {
 template <class R>
 struct part_op<op::imag_part, R> {
     static constexpr bool ok = true;
+    static T7_INLINE R scalar(R, R im) { return im; }
     template <class RP>
     static T7_INLINE RP run(const RP&, const RP& im) {
         return im;
     }
 };
+// q * q + 1 rounded as the packet form rounds it: fused where the machine has FMA
+// (Eigen's pmadd is then one instruction), else a product and a sum, which the
+// compiler cannot fuse either.
+template <class R>
+T7_INLINE R square_plus_one(R q) {
+#if defined(__FMA__)
+    return std::fma(q, q, R(1));
+#else
+    return q * q + R(1);
+#endif
+}
+template <class RP>
+T7_INLINE RP square_plus_one_packet(const RP& q, const RP& one) {
+#if defined(__FMA__)
+    return ei::pmadd(q, q, one);
+#else
+    return ei::padd(ei::pmul(q, q), one);
+#endif
+}
+
 template <class R>
 struct part_op<op::abs, R> { // C99's cabs, as NumPy's SIMD loops compute it
     static constexpr bool ok = true;
     // hi sqrt(1 + (lo / hi)^2) with hi, lo the larger and smaller magnitude: no
     // overflow or underflow, within 2 ulp; |inf| = inf even beside NaN (Annex G).
+    // The scalar form does the same operations: every element gets the same bits
+    // in a packet, a tail or a strided run.
     template <class RP>
     static T7_INLINE RP run(const RP& re, const RP& im) {
         const RP a = ei::pabs(re), b = ei::pabs(im);
         const RP hi = ei::pmax<Eigen::PropagateNumbers>(a, b);
         const RP lo = ei::pmin<Eigen::PropagateNumbers>(a, b);
         const RP q = ei::pdiv(lo, hi);
-        const RP one = ei::pset1<RP>(R(1));
-        RP r = ei::pmul(hi, exact_sqrt(ei::padd(one, ei::pmul(q, q))));
+        RP r = ei::pmul(hi, exact_sqrt(square_plus_one_packet(q, ei::pset1<RP>(R(1)))));
         const RP inf = ei::pset1<RP>(R(INFINITY));
         const RP zero = ei::pzero(hi);
         const RP nan_lane =
@@ -266,6 +290,14 @@ struct part_op<op::abs, R> { // C99's cabs, as NumPy's SIMD loops compute it
             r = ei::pselect(ei::por(ei::pcmp_eq(a, inf), ei::pcmp_eq(b, inf)), inf, r);
         }
         return r;
+    }
+    static T7_INLINE R scalar(R re, R im) {
+        const R a = std::fabs(re), b = std::fabs(im);
+        if (a == R(INFINITY) || b == R(INFINITY)) return R(INFINITY);
+        if (a != a || b != b) return a + b;
+        const R hi = std::fmax(a, b), lo = std::fmin(a, b);
+        if (hi == R(0)) return R(0);
+        return hi * std::sqrt(square_plus_one(lo / hi));
     }
 };
 #if T7_VMATH

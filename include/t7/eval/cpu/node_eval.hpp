@@ -120,8 +120,13 @@ T7_INLINE auto scalar_apply(const BoundApply<Node, C...>& a, int64_t i, std::ind
     if constexpr (sizeof...(C) == 1 && complex_part_packet<Op, std::tuple_element_t<0, Ops>>) {
         // abs, angle, ...: the packet form on a broadcast value (layout-independent)
         using CT = std::tuple_element_t<0, Ops>;
-        const auto z = ei::pset1<packet_t<CT>>(convert<CT>(scalar_at(std::get<0>(a.c), i)));
-        return first_lane(run_part<Op>(z, z));
+        const CT v = convert<CT>(scalar_at(std::get<0>(a.c), i));
+        if constexpr (requires { part_op<Op, T>::scalar(v.real(), v.imag()); }) {
+            return part_op<Op, T>::scalar(v.real(), v.imag()); // the packet's operations
+        } else {
+            const auto z = ei::pset1<packet_t<CT>>(v);
+            return first_lane(run_part<Op>(z, z));
+        }
     } else if constexpr (ScalarViaPacket<packet_op<typename Node::op_type, T>>) {
         using PO = packet_op<typename Node::op_type, T>;
         static_assert((std::is_same_v<std::tuple_element_t<J, Ops>, T> && ...));
