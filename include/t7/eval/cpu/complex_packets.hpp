@@ -90,6 +90,19 @@ T7_INLINE void deinterleave(const CP& lo, const CP& hi, real_packet_t<CP>& re,
     im = ei::pload<RP>(m);
 }
 
+// x as it is, but opaque to the optimiser: a product passed through it is rounded
+// before the sum that uses it (g++ -O2 would otherwise fuse a * b + c into one
+// FMA, whose single rounding changes results: z / z would not be 1 + 0i exactly).
+template <class RP>
+T7_INLINE RP rounded(RP x) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    asm("" : "+v"(x));
+#elif defined(__GNUC__) && defined(__aarch64__)
+    asm("" : "+w"(x));
+#endif
+    return x;
+}
+
 // Elements of p whose lanes `redo` marks are recomputed by f, the C library's.
 template <class CP, class F>
 [[gnu::noinline]] CP redo_lanes(const CP& p, const CP& in, const real_packet_t<CP>& redo, F f) {
@@ -166,11 +179,12 @@ requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::div, T> 
         const RP real_big = ei::pcmp_le(abi, abr); // |br| >= |bi| (NaN: the other way)
         const RP p = ei::pselect(real_big, br, bi), q = ei::pselect(real_big, bi, br);
         const RP rat = ei::pdiv(q, p);
-        const RP scl = ei::pdiv(ei::pset1<RP>(R(1)), ei::padd(p, ei::pmul(q, rat)));
+        const RP scl = ei::pdiv(ei::pset1<RP>(R(1)), ei::padd(p, cplx::rounded(ei::pmul(q, rat))));
         const RP av = a.v, as = cplx::swap_pairs<P>(a.v);
         // (+, -) on (re, im) lanes: real_big: (ar + ai rat, ai - ar rat)
         //                           else:     (ar rat + ai, ai rat - ar)
-        const RP t = ei::pmul(as, rat), u = ei::pmul(av, rat);
+        // each product rounded before its sum, as NumPy's (unfused) quotient
+        const RP t = cplx::rounded(ei::pmul(as, rat)), u = cplx::rounded(ei::pmul(av, rat));
         const RP big = ei::pselect(even, ei::padd(av, t), ei::psub(av, t));
         const RP small = ei::pselect(even, ei::padd(u, as), ei::psub(u, as));
         RP r = ei::pmul(ei::pselect(real_big, big, small), scl);
