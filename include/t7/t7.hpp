@@ -56,8 +56,8 @@
 // Interop: Eigen maps both ways (tensors over outside memory and std::vector:
 // tensor/blob.hpp, through tensor.hpp), and the build's configuration.
 #include "core/version.hpp"
+#include "math/fft.hpp"
+#include "ops/complex.hpp"
 #include "ops/config.hpp"
 #include "ops/eigen.hpp"
 #include "ops/expression_args.hpp"
-#include "ops/complex.hpp"
-#include "math/fft.hpp"
