@@ -25,8 +25,20 @@ inline constexpr int packet_size = ei::unpacket_traits<packet_t<T>>::size;
 // The lanes of p in reverse order. Eigen specialises preverse for its float
 // and double packets on every instruction set; its generic preverse returns
 // the packet unchanged, so every other type goes through memory.
+// On AVX-512 Eigen's preverse is _mm512_permutexvar_*, whose GCC 12 header
+// permutes into a self-initialised `undefined` vector: thousands of false
+// -Wmaybe-uninitialized per build. The zero-masked form is the same instruction.
 template <class T>
 T7_INLINE packet_t<T> reverse_packet(const packet_t<T>& p) {
+#if defined(EIGEN_VECTORIZE_AVX512)
+    if constexpr (std::is_same_v<T, double>)
+        return _mm512_maskz_permutexvar_pd(__mmask8(0xFF), _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+                                           p);
+    if constexpr (std::is_same_v<T, float>)
+        return _mm512_maskz_permutexvar_ps(
+            __mmask16(0xFFFF),
+            _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), p);
+#endif
     if constexpr (std::is_floating_point_v<T>) {
         return ei::preverse(p);
     } else {
