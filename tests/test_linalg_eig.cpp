@@ -17,3 +17,15 @@ TEST_CASE("svd of an expression") {
     CHECK(t7::equal(r.v, t7::svd(A2, 'A').v));
     CHECK(t7::equal(A, A0));
 }
+
+// The workspace check of issue 34 (test_linalg2.cpp has the other decompositions'):
+// 2^24 x 2^24 doubles (2 PiB) from a one-element storage, refused before Eigen runs.
+TEST_CASE("svd refuses a workspace that cannot be had, before Eigen") {
+    const int64_t n = int64_t(1) << 24;
+    const t7::DoubleTensor A = t7::ones<double>(1, 1).expand(n, n);
+    CHECK_THROWS_AS(t7::svd(A), t7::MemoryError);
+    CHECK_THROWS_AS(t7::svd(A, 'A'), t7::MemoryError);
+    const t7::DoubleTensor tall = t7::ones<double>(1, 1).expand(n, 3);
+    CHECK_THROWS_AS(t7::svd(tall, 'A'), t7::MemoryError); // U alone is n x n
+    CHECK(A.storage().size() == 1);
+}

@@ -86,3 +86,15 @@ TEST_CASE("symeig and eig of expressions") {
     CHECK(e.values.isSize({2, 2}));
     CHECK(t7::equal(A, A0));
 }
+
+// The workspace check of issue 34 (test_linalg2.cpp has the other decompositions'):
+// 2^24 x 2^24 doubles (2 PiB) from a one-element storage, refused before Eigen runs.
+TEST_CASE("symeig and eig refuse a workspace that cannot be had, before Eigen") {
+    const int64_t n = int64_t(1) << 24;
+    const t7::DoubleTensor A = t7::ones<double>(1, 1).expand(n, n);
+    CHECK_THROWS_AS(t7::eig(A), t7::MemoryError);
+    CHECK_THROWS_AS(t7::eig(A, 'V'), t7::MemoryError);
+    CHECK_THROWS_AS(t7::symeig(A), t7::MemoryError);
+    CHECK(A.storage().size() == 1);
+    CHECK(A.data()[0] == 1);
+}
