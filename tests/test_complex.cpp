@@ -116,6 +116,39 @@ TEST_CASE("complex: vectorised runs agree with strided ones bit for bit") {
         }
 }
 
+// where() reads its byte mask a packet at a time (every nonzero byte is true), and a
+// comparison written as bytes runs in packets of its operands (abs(z) < 2): checked
+// against loops on every length up to three packets, forwards, reversed and broadcast.
+TEST_CASE_TEMPLATE("where and byte comparisons in packets, against loops", T, float, double, CF,
+                   Z) {
+    using R = real_t<T>;
+    for (int64_t n = 1; n <= 50; ++n) {
+        Tensor<T> a(n), b(n);
+        ByteTensor m(n);
+        Tensor<R> r(n);
+        for (int64_t k = 0; k < n; ++k) {
+            a.data()[k] = T(R(k) * R(0.5) - 3);
+            if constexpr (is_complex_v<T>) a.data()[k] += T(0, R(k % 3));
+            b.data()[k] = T(R(-k));
+            m.data()[k] = uint8_t(k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : 200 + k);
+            r.data()[k] = k % 4 == 0 ? std::numeric_limits<R>::quiet_NaN() : R(k % 7) - R(3);
+        }
+        const Tensor<T> w = t7::where(m, a * a, b);
+        const Tensor<T> wr = t7::where(m.flip({0}), a, b); // a reversed mask
+        const Tensor<T> wb = t7::where(m.narrow(0, 0, 1).expand(n), a, b);
+        const ByteTensor lt = t7::abs(a) < R(2), ne = r != R(0), ge = r >= R(1);
+        for (int64_t k = 0; k < n; ++k) {
+            const T ak = a.data()[k], bk = b.data()[k];
+            CHECK(w.data()[k] == (m.data()[k] ? ak * ak : bk));
+            CHECK(wr.data()[k] == (m.data()[n - 1 - k] ? ak : bk));
+            CHECK(wb.data()[k] == bk); // m[0] is 0
+            CHECK(lt.data()[k] == uint8_t(std::abs(ak) < R(2)));
+            CHECK(ne.data()[k] == uint8_t(r.data()[k] != R(0))); // NaN != 0
+            CHECK(ge.data()[k] == uint8_t(r.data()[k] >= R(1))); // NaN >= 1 is false
+        }
+    }
+}
+
 TEST_CASE("complex: exp, abs, angle, division in packets, tails and strided runs alike") {
     // 203 elements (packets and a tail) against the same values read through a
     // transposed view (element by element), and against the C library's functions

@@ -44,6 +44,15 @@ T7_INLINE void packet_loop(T* T7_RESTRICT out, const B& b, int64_t n) {
     }
 }
 
+// A comparison into bytes, a packet of its operand type at a time.
+template <bool AllUnit, class U, class B>
+T7_INLINE void byte_compare_loop(uint8_t* T7_RESTRICT out, const B& b, int64_t n) {
+    constexpr int P = packet_size<U>;
+    int64_t i = 0;
+    for (; i + P <= n; i += P) store_mask_bytes<U>(out + i, mask_packet_at<AllUnit, U>(b, i));
+    for (; i < n; ++i) out[i] = scalar_at(b, i);
+}
+
 // How a run's leaves stride: packets need strides 1, 0 (broadcast) or -1
 // (reversed), and a unit-stride destination; all-unit runs skip the test per packet.
 enum class RunKind { scalar, packets, unit_packets };
@@ -56,6 +65,10 @@ T7_INLINE void assign_run(T* T7_RESTRICT out, int64_t os, const B& b, int64_t n,
         constexpr bool peel = expr_ops_cost<E> < 32; // no transcendental function
         if (kind == RunKind::unit_packets) return packet_loop<true, peel>(out, b, n);
         if (kind == RunKind::packets) return packet_loop<false, peel>(out, b, n);
+    } else if constexpr (std::is_same_v<T, uint8_t> && byte_compare_vectorizable_v<E>) {
+        using U = typename byte_compare<E>::operand;
+        if (kind == RunKind::unit_packets) return byte_compare_loop<true, U>(out, b, n);
+        if (kind == RunKind::packets) return byte_compare_loop<false, U>(out, b, n);
     }
     for (int64_t i = 0; i < n; ++i) out[i * os] = convert<T>(scalar_at(b, i));
 }

@@ -129,6 +129,30 @@ template <class CP, class F>
 template <class R>
 inline constexpr R exp_safe = sizeof(R) == 4 ? R(80) : R(700);
 
+// Each value's real part in both of its lanes, and its imaginary part in both:
+// a function of one part then runs on whole packets, and select(even, ., .)
+// picks what each lane of the result needs.
+template <class CP>
+struct Parts {
+    real_packet_t<CP> even, re, im;
+    explicit T7_INLINE Parts(const CP& z) {
+        even = even_lanes(z.v);
+        const real_packet_t<CP> v = z.v, s = swap_pairs<CP>(z.v);
+        re = ei::pselect(even, v, s);
+        im = ei::pselect(even, s, v);
+    }
+};
+
+// Lanes where |a| < limit (NaN: no).
+template <class RP, class R>
+T7_INLINE RP below(const RP& a, R limit) {
+    return ei::pcmp_lt(ei::pabs(a), ei::pset1<RP>(limit));
+}
+template <class RP>
+T7_INLINE RP lanes_not(const RP& m) {
+    return ei::pandnot(ei::ptrue(m), m);
+}
+
 } // namespace cplx
 
 template <class T>
@@ -206,6 +230,26 @@ requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::cinv, T>
     }
 };
 
+// q * q + 1 rounded as the packet form rounds it: fused where the machine has FMA
+// (Eigen's pmadd is then one instruction), else a product and a sum, which the
+// compiler cannot fuse either.
+template <class R>
+T7_INLINE R square_plus_one(R q) {
+#if defined(__FMA__)
+    return std::fma(q, q, R(1));
+#else
+    return q * q + R(1);
+#endif
+}
+template <class RP>
+T7_INLINE RP square_plus_one_packet(const RP& q, const RP& one) {
+#if defined(__FMA__)
+    return ei::pmadd(q, q, one);
+#else
+    return ei::padd(ei::pmul(q, q), one);
+#endif
+}
+
 #if T7_VMATH
 // exp(re + i im) = exp(re) (cos im + i sin im), each part within 1 ulp (SLEEF's
 // u10 functions); |re| beyond exp_safe, infinities and NaN: the C library's cexp.
@@ -217,20 +261,132 @@ requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::exp, T> 
     static T7_INLINE P run(const P& z) {
         using RP = cplx::real_packet_t<P>;
         using R = cplx::real_scalar_t<P>;
-        const RP even = cplx::even_lanes(z.v);
-        const RP v = z.v, s = cplx::swap_pairs<P>(z.v);
-        const RP re = ei::pselect(even, v, s), im = ei::pselect(even, s, v);
-        const RP e = vmath::exp(re);
-        const RP cs = ei::pselect(even, vmath::cos_u10(im), vmath::sin_u10(im));
+        const cplx::Parts<P> x(z);
+        const RP e = vmath::exp(x.re);
+        const RP cs = ei::pselect(x.even, vmath::cos_u10(x.im), vmath::sin_u10(x.im));
         const P r(ei::pmul(e, cs));
-        const RP fine = ei::pand(ei::pcmp_lt(ei::pabs(re), ei::pset1<RP>(cplx::exp_safe<R>)),
-                                 ei::pcmp_lt(ei::pabs(im), ei::pset1<RP>(R(INFINITY))));
-        const RP redo = ei::pandnot(ei::ptrue(fine), fine);
+        const RP redo = cplx::lanes_not(
+            ei::pand(cplx::below(x.re, cplx::exp_safe<R>), cplx::below(x.im, R(INFINITY))));
         if (EIGEN_PREDICT_FALSE(any_lane(redo)))
             return cplx::redo_lanes(r, z, redo, [](T x) { return std::exp(x); });
         return r;
     }
 };
+
+// sin, cos, sinh and cosh as the C library computes them: each part a product of a
+// circular and a hyperbolic function of one part (sin(x + iy) = sin x cosh y +
+// i cos x sinh y, ...), each factor to 1 ulp. A hyperbolic argument beyond
+// exp_safe, infinities and NaN: the C library's function (it scales, and follows
+// Annex G).
+template <class Op>
+struct circular_hyperbolic_parts;
+template <>
+struct circular_hyperbolic_parts<op::sin> { // (sin x cosh y, cos x sinh y)
+    template <class RP>
+    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
+        return ei::pmul(ei::pselect(even, vmath::sin_u10(x), vmath::cos_u10(x)),
+                        ei::pselect(even, vmath::cosh_u10(y), vmath::sinh_u10(y)));
+    }
+};
+template <>
+struct circular_hyperbolic_parts<op::cos> { // (cos x cosh y, -sin x sinh y)
+    template <class RP>
+    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
+        return ei::pmul(ei::pselect(even, vmath::cos_u10(x), ei::pnegate(vmath::sin_u10(x))),
+                        ei::pselect(even, vmath::cosh_u10(y), vmath::sinh_u10(y)));
+    }
+};
+template <>
+struct circular_hyperbolic_parts<op::sinh> { // (sinh x cos y, cosh x sin y)
+    template <class RP>
+    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
+        return ei::pmul(ei::pselect(even, vmath::sinh_u10(x), vmath::cosh_u10(x)),
+                        ei::pselect(even, vmath::cos_u10(y), vmath::sin_u10(y)));
+    }
+};
+template <>
+struct circular_hyperbolic_parts<op::cosh> { // (cosh x cos y, sinh x sin y)
+    template <class RP>
+    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
+        return ei::pmul(ei::pselect(even, vmath::cosh_u10(x), vmath::sinh_u10(x)),
+                        ei::pselect(even, vmath::cos_u10(y), vmath::sin_u10(y)));
+    }
+};
+template <class Op, class T>
+struct circular_hyperbolic_op {
+    static constexpr bool hyperbolic_in_imag =
+        std::is_same_v<Op, op::sin> || std::is_same_v<Op, op::cos>;
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& z) {
+        using RP = cplx::real_packet_t<P>;
+        using R = cplx::real_scalar_t<P>;
+        const cplx::Parts<P> x(z);
+        const P r(circular_hyperbolic_parts<Op>::run(x.even, x.re, x.im));
+        const RP& hyp = hyperbolic_in_imag ? x.im : x.re;
+        const RP& circ = hyperbolic_in_imag ? x.re : x.im;
+        const RP redo = cplx::lanes_not(
+            ei::pand(cplx::below(hyp, cplx::exp_safe<R>), cplx::below(circ, R(INFINITY))));
+        if (EIGEN_PREDICT_FALSE(any_lane(redo)))
+            return cplx::redo_lanes(r, z, redo, [](T v) { return Op{}(v); });
+        return r;
+    }
+};
+
+#define T7_COMPLEX_PACKET_OP(OP, IMPL)                                                             \
+    template <ComplexElement T>                                                                    \
+    requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::OP, T>                 \
+        : IMPL<op::OP, T> {};
+T7_COMPLEX_PACKET_OP(sin, circular_hyperbolic_op)
+T7_COMPLEX_PACKET_OP(cos, circular_hyperbolic_op)
+T7_COMPLEX_PACKET_OP(sinh, circular_hyperbolic_op)
+T7_COMPLEX_PACKET_OP(cosh, circular_hyperbolic_op)
+
+// tan and tanh stay the C library's, element by element (as do sqrt, log10, pow,
+// asin, acos and atan): the same formula on
+// SLEEF's parts ((sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y)) was up to
+// 7 ulp from it (five roundings of 1-ulp factors), over the 4 ulp issue 42 allows.
+
+// log(z) = log|z| + i atan2(y, x), within 4 ulp of the C library's clog (log10 is
+// not vectorised: one more rounding took it to 6). Where |z| is near 1, log|z| = log1p(t) / 2 with
+// t = (h - 1)(h + 1) + l^2 (h >= l the magnitudes of the parts; h - 1 exact): no
+// cancellation in the log. Lanes where t itself cancels (|t| < l^2 / 2: |z| within
+// a few ulps of the unit circle), zeros, subnormal parts, infinities and NaN: the
+// C library's clog, which computes x^2 + y^2 - 1 exactly.
+template <class Op, class T>
+struct log_op {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& z) {
+        using RP = cplx::real_packet_t<P>;
+        using R = cplx::real_scalar_t<P>;
+        const cplx::Parts<P> x(z);
+        const RP a = ei::pabs(x.re), b = ei::pabs(x.im);
+        const RP h = ei::pmax(a, b), l = ei::pmin(a, b);
+        const RP one = ei::pset1<RP>(R(1)), half = ei::pset1<RP>(R(0.5));
+        const RP q = ei::pdiv(l, h);
+        const RP far = vmath::log_u10(ei::pmul(h, exact_sqrt(square_plus_one_packet(q, one))));
+        const RP l2 = ei::pmul(l, l);
+        const RP t = ei::pmadd(ei::psub(h, one), ei::padd(h, one), l2);
+        const RP near = ei::pmul(half, vmath::log1p(t));
+        const RP is_near = ei::pand(ei::pcmp_le(half, h), ei::pcmp_le(h, ei::pset1<RP>(R(2))));
+        const RP mod = ei::pselect(is_near, near, far);
+        const P r(ei::pselect(x.even, mod, vmath::atan2_u10(x.im, x.re)));
+        const RP cancels = ei::pand(is_near, ei::pcmp_lt(ei::pabs(t), ei::pmul(half, l2)));
+        const RP numbers = ei::pand(ei::pcmp_eq(a, a), ei::pcmp_eq(b, b));
+        const RP normal = ei::pand(ei::pcmp_le(ei::pset1<RP>(std::numeric_limits<R>::min()), h),
+                                   cplx::below(h, R(INFINITY)));
+        const RP ordinary = ei::pand(numbers, normal);
+        const RP redo = ei::por(cancels, cplx::lanes_not(ordinary));
+        if (EIGEN_PREDICT_FALSE(any_lane(redo)))
+            return cplx::redo_lanes(r, z, redo, [](T v) { return Op{}(v); });
+        return r;
+    }
+};
+T7_COMPLEX_PACKET_OP(log, log_op)
+#undef T7_COMPLEX_PACKET_OP
 #endif
 
 // ---- real results of complex values: two complex packets make one real packet
@@ -259,26 +415,6 @@ struct part_op<op::imag_part, R> {
         return im;
     }
 };
-// q * q + 1 rounded as the packet form rounds it: fused where the machine has FMA
-// (Eigen's pmadd is then one instruction), else a product and a sum, which the
-// compiler cannot fuse either.
-template <class R>
-T7_INLINE R square_plus_one(R q) {
-#if defined(__FMA__)
-    return std::fma(q, q, R(1));
-#else
-    return q * q + R(1);
-#endif
-}
-template <class RP>
-T7_INLINE RP square_plus_one_packet(const RP& q, const RP& one) {
-#if defined(__FMA__)
-    return ei::pmadd(q, q, one);
-#else
-    return ei::padd(ei::pmul(q, q), one);
-#endif
-}
-
 template <class R>
 struct part_op<op::abs, R> { // C99's cabs, as NumPy's SIMD loops compute it
     static constexpr bool ok = true;

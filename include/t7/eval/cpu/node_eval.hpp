@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <tuple>
 #include <utility>
 
@@ -211,12 +212,55 @@ template <bool AllUnit = false, class T>
 T7_INLINE packet_t<T> packet_at(const BoundScalar<T>& s, int64_t) {
     return ei::pset1<packet_t<T>>(s.v);
 }
+#if defined(EIGEN_VECTORIZE_AVX512)
+// packet_size<T> bytes at p as a mask of T's lanes in registers (a complex value's
+// byte covers its two lanes): through memory, a packet of 64 bytes loaded after
+// eight or sixteen narrow stores stalls on store forwarding (where() on complex
+// packets ran at a seventh of z * z + c).
+template <class T>
+T7_INLINE packet_t<T> byte_mask_avx512(const uint8_t* p) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+        __m128i b;
+        if constexpr (is_complex_v<T>) {
+            uint32_t w;
+            std::memcpy(&w, p, 4);
+            b = _mm_cvtsi32_si128(int(w));
+            b = _mm_unpacklo_epi8(b, b); // b0 b0 b1 b1 ...: one byte per lane
+        } else {
+            b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+        }
+        const __m512i lanes = _mm512_cvtepu8_epi64(b);
+        const __mmask8 k = _mm512_test_epi64_mask(lanes, lanes);
+        return packet_t<T>(_mm512_castsi512_pd(_mm512_maskz_set1_epi64(k, -1)));
+    } else {
+        __m128i b;
+        if constexpr (is_complex_v<T>) {
+            b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+            b = _mm_unpacklo_epi8(b, b);
+        } else {
+            b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        }
+        const __m512i lanes = _mm512_cvtepu8_epi32(b);
+        const __mmask16 k = _mm512_test_epi32_mask(lanes, lanes);
+        return packet_t<T>(_mm512_castsi512_ps(_mm512_maskz_set1_epi32(k, -1)));
+    }
+}
+template <class T>
+inline constexpr bool byte_mask_avx512_v =
+    std::is_same_v<T, double> || std::is_same_v<T, float> ||
+    std::is_same_v<T, std::complex<double>> || std::is_same_v<T, std::complex<float>>;
+#endif
+
 // A where's mask as a packet of all-ones / all-zeros lanes of T.
 template <bool AllUnit, class T>
 T7_INLINE packet_t<T> mask_packet_at(const BoundLeaf<uint8_t>& l, int64_t i) {
     using P = packet_t<T>;
     const P zero = ei::pzero(P());
     if (!AllUnit && l.s == 0) return *l.p ? ei::ptrue(zero) : zero;
+#if defined(EIGEN_VECTORIZE_AVX512)
+    if constexpr (byte_mask_avx512_v<T>)
+        if (AllUnit || l.s == 1) return byte_mask_avx512<T>(l.p + i);
+#endif
     alignas(64) T v[packet_size<T>];
     const int64_t s = AllUnit ? 1 : l.s; // 1 or -1 (reversed)
     for (int k = 0; k < packet_size<T>; ++k) v[k] = T(l.p[(i + k) * s]);
@@ -233,6 +277,48 @@ T7_INLINE packet_t<T> mask_packet_at(const BoundApply<Node, X, Y>& c, int64_t i)
     if constexpr (std::is_same_v<Op, op::ge>) return ei::pcmp_le(y, x);
     if constexpr (std::is_same_v<Op, op::eq>) return ei::pcmp_eq(x, y);
     if constexpr (std::is_same_v<Op, op::ne>) return ei::pandnot(ei::ptrue(x), ei::pcmp_eq(x, y));
+}
+
+// A comparison of two U operands written as bytes (`mask = abs(z) < 2`): it
+// vectorises in U when where() could use it as a mask.
+template <class E>
+struct byte_compare {
+    using operand = void;
+};
+template <class Op, class X, class Y>
+requires is_compare_v<Op>
+struct byte_compare<Apply<Op, X, Y>> {
+    using operand = std::tuple_element_t<0, typename Apply<Op, X, Y>::operands>;
+};
+template <class E>
+inline constexpr bool byte_compare_vectorizable_v = [] {
+    using U = typename byte_compare<E>::operand;
+    if constexpr (std::is_void_v<U> || is_complex_v<U>) // (z == w: scalar)
+        return false;
+    else
+        return mask_vectorizable<E, U>::value;
+}();
+
+// A packet mask (lanes all-ones or zero) as the bytes 1 or 0, in out[0, lanes).
+template <class U>
+T7_INLINE void store_mask_bytes(uint8_t* out, const packet_t<U>& m) {
+#if defined(EIGEN_VECTORIZE_AVX512)
+    if constexpr (std::is_same_v<U, double>) {
+        const __mmask8 k = _mm512_cmp_pd_mask(m, _mm512_setzero_pd(), _CMP_NEQ_UQ);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out),
+                         _mm512_cvtepi64_epi8(_mm512_maskz_set1_epi64(k, 1)));
+        return;
+    } else if constexpr (std::is_same_v<U, float>) {
+        const __mmask16 k = _mm512_cmp_ps_mask(m, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                         _mm512_cvtepi32_epi8(_mm512_maskz_set1_epi32(k, 1)));
+        return;
+    }
+#endif
+    constexpr int P = packet_size<U>;
+    alignas(64) U v[P];
+    ei::pstore(v, ei::pand(m, ei::pset1<packet_t<U>>(U(1))));
+    for (int k = 0; k < P; ++k) out[k] = uint8_t(v[k]);
 }
 
 template <bool AllUnit, class Node, class... C, size_t... J>

@@ -72,6 +72,8 @@ inline constexpr bool available = T7_VMATH;
     /* the parts of complex functions (eval/cpu/complex_packets.hpp): 1 ulp or better */           \
     T7_SLEEF_UNARY_AS(sin_u10, sin, u10, __VA_ARGS__)                                              \
     T7_SLEEF_UNARY_AS(cos_u10, cos, u10, __VA_ARGS__)                                              \
+    T7_SLEEF_UNARY_AS(sinh_u10, sinh, u10, __VA_ARGS__)                                            \
+    T7_SLEEF_UNARY_AS(cosh_u10, cosh, u10, __VA_ARGS__)                                            \
     T7_SLEEF_BINARY_AS(atan2_u10, atan2, u10, __VA_ARGS__)
 
 // Eigen's packet of the widest instruction set enabled, and SLEEF's build of it.
