@@ -143,6 +143,13 @@ struct Parts {
     }
 };
 
+// -a with the sign of zero flipped too (Eigen's pnegate is 0 - a on some targets).
+template <class RP>
+T7_INLINE RP flip_sign(const RP& a) {
+    using R = typename ei::unpacket_traits<RP>::type;
+    return ei::pxor(a, ei::pset1<RP>(R(-0.0)));
+}
+
 // Lanes where |a| < limit (NaN: no).
 template <class RP, class R>
 T7_INLINE RP below(const RP& a, R limit) {
@@ -292,7 +299,7 @@ template <>
 struct circular_hyperbolic_parts<op::cos> { // (cos x cosh y, -sin x sinh y)
     template <class RP>
     static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
-        return ei::pmul(ei::pselect(even, vmath::cos_u10(x), ei::pnegate(vmath::sin_u10(x))),
+        return ei::pmul(ei::pselect(even, vmath::cos_u10(x), cplx::flip_sign(vmath::sin_u10(x))),
                         ei::pselect(even, vmath::cosh_u10(y), vmath::sinh_u10(y)));
     }
 };
