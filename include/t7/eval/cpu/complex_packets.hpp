@@ -285,40 +285,6 @@ requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::exp, T> 
 // i cos x sinh y, ...), each factor to 1 ulp. A hyperbolic argument beyond
 // exp_safe, infinities and NaN: the C library's function (it scales, and follows
 // Annex G).
-template <class Op>
-struct circular_hyperbolic_parts;
-template <>
-struct circular_hyperbolic_parts<op::sin> { // (sin x cosh y, cos x sinh y)
-    template <class RP>
-    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
-        return ei::pmul(ei::pselect(even, vmath::sin_u10(x), vmath::cos_u10(x)),
-                        ei::pselect(even, vmath::cosh_u10(y), vmath::sinh_u10(y)));
-    }
-};
-template <>
-struct circular_hyperbolic_parts<op::cos> { // (cos x cosh y, -sin x sinh y)
-    template <class RP>
-    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
-        return ei::pmul(ei::pselect(even, vmath::cos_u10(x), cplx::flip_sign(vmath::sin_u10(x))),
-                        ei::pselect(even, vmath::cosh_u10(y), vmath::sinh_u10(y)));
-    }
-};
-template <>
-struct circular_hyperbolic_parts<op::sinh> { // (sinh x cos y, cosh x sin y)
-    template <class RP>
-    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
-        return ei::pmul(ei::pselect(even, vmath::sinh_u10(x), vmath::cosh_u10(x)),
-                        ei::pselect(even, vmath::cos_u10(y), vmath::sin_u10(y)));
-    }
-};
-template <>
-struct circular_hyperbolic_parts<op::cosh> { // (cosh x cos y, sinh x sin y)
-    template <class RP>
-    static T7_INLINE RP run(const RP& even, const RP& x, const RP& y) {
-        return ei::pmul(ei::pselect(even, vmath::cosh_u10(x), vmath::sinh_u10(x)),
-                        ei::pselect(even, vmath::cos_u10(y), vmath::sin_u10(y)));
-    }
-};
 template <class Op, class T>
 struct circular_hyperbolic_op {
     static constexpr bool hyperbolic_in_imag =
@@ -330,9 +296,24 @@ struct circular_hyperbolic_op {
         using RP = cplx::real_packet_t<P>;
         using R = cplx::real_scalar_t<P>;
         const cplx::Parts<P> x(z);
-        const P r(circular_hyperbolic_parts<Op>::run(x.even, x.re, x.im));
         const RP& hyp = hyperbolic_in_imag ? x.im : x.re;
         const RP& circ = hyperbolic_in_imag ? x.re : x.im;
+        const RP sc = vmath::sin_u10(circ), cc = vmath::cos_u10(circ);
+        const RP sh = vmath::sinh_u10(hyp), ch = vmath::cosh_u10(hyp);
+        // (re, im) = (a0 b0, a1 b1): sin (sin x cosh y, cos x sinh y), cos (cos x
+        // cosh y, -sin x sinh y), sinh (sinh x cos y, cosh x sin y), cosh (cosh x
+        // cos y, sinh x sin y)
+        auto pair = [&](const RP& re, const RP& im) { return ei::pselect(x.even, re, im); };
+        RP a, b;
+        if constexpr (std::is_same_v<Op, op::sin>)
+            a = pair(sc, cc), b = pair(ch, sh);
+        else if constexpr (std::is_same_v<Op, op::cos>)
+            a = pair(cc, cplx::flip_sign(sc)), b = pair(ch, sh);
+        else if constexpr (std::is_same_v<Op, op::sinh>)
+            a = pair(sh, ch), b = pair(cc, sc);
+        else
+            a = pair(ch, sh), b = pair(cc, sc);
+        const P r(ei::pmul(a, b));
         const RP redo = cplx::lanes_not(
             ei::pand(cplx::below(hyp, cplx::exp_safe<R>), cplx::below(circ, R(INFINITY))));
         if (EIGEN_PREDICT_FALSE(any_lane(redo)))
