@@ -258,33 +258,11 @@ T7_INLINE RP square_plus_one_packet(const RP& q, const RP& one) {
 }
 
 #if T7_VMATH
-// exp(re + i im) = exp(re) (cos im + i sin im), each part within 1 ulp (SLEEF's
-// u10 functions); |re| beyond exp_safe, infinities and NaN: the C library's cexp.
-template <ComplexElement T>
-requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::exp, T> {
-    static constexpr bool ok = true;
-    static constexpr bool scalar_via_packet = true;
-    template <class P>
-    static T7_INLINE P run(const P& z) {
-        using RP = cplx::real_packet_t<P>;
-        using R = cplx::real_scalar_t<P>;
-        const cplx::Parts<P> x(z);
-        const RP e = vmath::exp(x.re);
-        const RP cs = ei::pselect(x.even, vmath::cos_u10(x.im), vmath::sin_u10(x.im));
-        const P r(ei::pmul(e, cs));
-        const RP redo = cplx::lanes_not(
-            ei::pand(cplx::below(x.re, cplx::exp_safe<R>), cplx::below(x.im, R(INFINITY))));
-        if (EIGEN_PREDICT_FALSE(any_lane(redo)))
-            return cplx::redo_lanes(r, z, redo, [](T x) { return std::exp(x); });
-        return r;
-    }
-};
-
-// sin, cos, sinh and cosh as the C library computes them: each part a product of a
-// circular and a hyperbolic function of one part (sin(x + iy) = sin x cosh y +
-// i cos x sinh y, ...), each factor to 1 ulp. A hyperbolic argument beyond
-// exp_safe, infinities and NaN: the C library's function (it scales, and follows
-// Annex G).
+// exp, sin, cos, sinh and cosh as the C library computes them: each part a product
+// of a circular and a hyperbolic (or exponential) function of one part (exp(x + iy)
+// = exp x (cos y + i sin y), sin(x + iy) = sin x cosh y + i cos x sinh y, ...), each
+// factor to 1 ulp (SLEEF's u10). A hyperbolic argument beyond exp_safe, infinities
+// and NaN: the C library's function (it scales, and follows Annex G).
 template <class Op, class T>
 struct circular_hyperbolic_op {
     static constexpr bool hyperbolic_in_imag =
@@ -299,20 +277,22 @@ struct circular_hyperbolic_op {
         const RP& hyp = hyperbolic_in_imag ? x.im : x.re;
         const RP& circ = hyperbolic_in_imag ? x.re : x.im;
         const RP sc = vmath::sin_u10(circ), cc = vmath::cos_u10(circ);
-        const RP sh = vmath::sinh_u10(hyp), ch = vmath::cosh_u10(hyp);
-        // (re, im) = (a0 b0, a1 b1): sin (sin x cosh y, cos x sinh y), cos (cos x
-        // cosh y, -sin x sinh y), sinh (sinh x cos y, cosh x sin y), cosh (cosh x
-        // cos y, sinh x sin y)
+        // (re, im) = (a0 b0, a1 b1)
         auto pair = [&](const RP& re, const RP& im) { return ei::pselect(x.even, re, im); };
         RP a, b;
-        if constexpr (std::is_same_v<Op, op::sin>)
-            a = pair(sc, cc), b = pair(ch, sh);
-        else if constexpr (std::is_same_v<Op, op::cos>)
-            a = pair(cc, cplx::flip_sign(sc)), b = pair(ch, sh);
-        else if constexpr (std::is_same_v<Op, op::sinh>)
-            a = pair(sh, ch), b = pair(cc, sc);
-        else
-            a = pair(ch, sh), b = pair(cc, sc);
+        if constexpr (std::is_same_v<Op, op::exp>) {
+            a = vmath::exp(hyp), b = pair(cc, sc); // exp x (cos y, sin y)
+        } else {
+            const RP sh = vmath::sinh_u10(hyp), ch = vmath::cosh_u10(hyp);
+            if constexpr (std::is_same_v<Op, op::sin>) // (sin x cosh y, cos x sinh y)
+                a = pair(sc, cc), b = pair(ch, sh);
+            else if constexpr (std::is_same_v<Op, op::cos>) // (cos x cosh y, -sin x sinh y)
+                a = pair(cc, cplx::flip_sign(sc)), b = pair(ch, sh);
+            else if constexpr (std::is_same_v<Op, op::sinh>) // (sinh x cos y, cosh x sin y)
+                a = pair(sh, ch), b = pair(cc, sc);
+            else // cosh: (cosh x cos y, sinh x sin y)
+                a = pair(ch, sh), b = pair(cc, sc);
+        }
         const P r(ei::pmul(a, b));
         const RP redo = cplx::lanes_not(
             ei::pand(cplx::below(hyp, cplx::exp_safe<R>), cplx::below(circ, R(INFINITY))));
@@ -326,6 +306,7 @@ struct circular_hyperbolic_op {
     template <ComplexElement T>                                                                    \
     requires(bool(ei::packet_traits<T>::Vectorizable)) struct packet_op<op::OP, T>                 \
         : IMPL<op::OP, T> {};
+T7_COMPLEX_PACKET_OP(exp, circular_hyperbolic_op)
 T7_COMPLEX_PACKET_OP(sin, circular_hyperbolic_op)
 T7_COMPLEX_PACKET_OP(cos, circular_hyperbolic_op)
 T7_COMPLEX_PACKET_OP(sinh, circular_hyperbolic_op)
