@@ -34,6 +34,8 @@ inline size_t elem_size(DType t) {
     case DType::i32:
     case DType::f32:
         return 4;
+    case DType::c128:
+        return 16;
     default:
         return 8;
     }
@@ -55,6 +57,10 @@ inline const char* dtype_name(DType t) {
         return "Float";
     case DType::f64:
         return "Double";
+    case DType::c64:
+        return "ComplexFloat";
+    case DType::c128:
+        return "ComplexDouble";
     default:
         return "Half";
     }
@@ -69,10 +75,12 @@ inline void check(cudaError_t e, const char* what) {
 }
 #endif
 
-// Calls f(T{}) with T the element type `t` names: one mechanism instantiates a
-// type-erased operation once per element type.
+// Calls f(T{}) with T the real element type `t` names: one mechanism instantiates a
+// type-erased operation once per element type. The operations built on it (scan,
+// sorting, random fills, convolution, GEMM, indexed kernels) have no complex
+// version: a complex tag is a TypeError naming the operation.
 template <class F>
-void with_dtype(DType t, F&& f) {
+void with_dtype(DType t, F&& f, const char* op = "this operation") {
     switch (t) {
     case DType::u8:
         return f(uint8_t{});
@@ -90,6 +98,9 @@ void with_dtype(DType t, F&& f) {
         return f(double{});
     case DType::f16:
         return f(Half{});
+    case DType::c64:
+    case DType::c128:
+        detail::fail<TypeError>(op, ": not available for ", dtype_name(t), " CUDA tensors");
     }
 }
 

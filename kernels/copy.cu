@@ -4,8 +4,11 @@
 // copy is a plain device memcpy. Few instantiations keep nvcc's time small:
 // copies and fills by element size (1, 2, 4, 8 bytes), and one conversion
 // kernel switching on the (warp-uniform) source and destination types.
+// Complex elements are 8 or 16-byte words to copy and fill, and thrust::complex
+// values to convert (eval/thrust/complex.hpp).
 #include "backend.hpp"
 
+#include <t7/eval/thrust/complex.hpp>
 #include <t7/eval/thrust/system.hpp>
 
 #include <cstring>
@@ -69,6 +72,12 @@ struct ConvertCopy {
         case DType::f16:
             static_cast<Half*>(dst)[o] = convert<Half>(x);
             break;
+        case DType::c64:
+            static_cast<thrust::complex<float>*>(dst)[o] = convert<thrust::complex<float>>(x);
+            break;
+        case DType::c128:
+            static_cast<thrust::complex<double>*>(dst)[o] = convert<thrust::complex<double>>(x);
+            break;
         }
     }
     T7_HOST_DEVICE void operator()(int64_t i) const {
@@ -103,6 +112,12 @@ struct ConvertCopy {
         case DType::f16:
             store(o, static_cast<const Half*>(src)[s]);
             break;
+        case DType::c64:
+            store(o, static_cast<const thrust::complex<float>*>(src)[s]);
+            break;
+        case DType::c128:
+            store(o, static_cast<const thrust::complex<double>*>(src)[s]);
+            break;
         }
     }
 };
@@ -120,9 +135,9 @@ void copy_words(void* dst, const void* src, const Strided2& s) {
 }
 
 template <class W>
-void fill_words(void* dst, uint64_t bits, const Strided2& s) {
+void fill_words(void* dst, const void* value, const Strided2& s) {
     W v;
-    std::memcpy(&v, &bits, sizeof(W));
+    std::memcpy(&v, value, sizeof(W));
     gpu::for_each_index(s.numel,
                         FillWords<W>{static_cast<W*>(dst), v, gpu::make_indexer(s),
                                      s.rank == 1 && s.stride[0][0] == 1},
@@ -139,36 +154,18 @@ void strided_copy(void* dst, DType dst_type, const void* src, DType src_type, co
     if (dst_type == src_type) {
         const size_t e = elem_size(dst_type);
         if (is_linear(s)) return copy_on_device(dst, src, device, size_t(s.numel) * e);
-        switch (e) {
-        case 1:
-            return copy_words<uint8_t>(dst, src, s);
-        case 2:
-            return copy_words<uint16_t>(dst, src, s);
-        case 4:
-            return copy_words<uint32_t>(dst, src, s);
-        default:
-            return copy_words<uint64_t>(dst, src, s);
-        }
+        return with_word(int(e), [&](auto w) { copy_words<decltype(w)>(dst, src, s); });
     }
     gpu::for_each_index(
         s.numel, ConvertCopy{dst, src, dst_type, src_type, gpu::make_indexer(s), is_linear(s)},
         "copy");
 }
 
-void fill(void* dst, int elem_size, uint64_t bits, const Strided2& s, int device) {
+void fill(void* dst, int elem_size, const void* value, const Strided2& s, int device) {
     if (s.numel <= 0) return;
     require_device(device, "fill");
     DeviceGuard guard(device);
-    switch (elem_size) {
-    case 1:
-        return fill_words<uint8_t>(dst, bits, s);
-    case 2:
-        return fill_words<uint16_t>(dst, bits, s);
-    case 4:
-        return fill_words<uint32_t>(dst, bits, s);
-    default:
-        return fill_words<uint64_t>(dst, bits, s);
-    }
+    with_word(elem_size, [&](auto w) { fill_words<decltype(w)>(dst, value, s); });
 }
 
 } // namespace t7::cuda::rt

@@ -8,6 +8,7 @@
 
 #include "conv.cu"
 #include "copy.cu"
+#include "fft.cu"
 #include "gemm.cu"
 #include "histc.cu"
 #include "index.cu"

@@ -492,6 +492,14 @@ TEST_CASE("complex: reductions, dot and vdot") {
     ComplexDoubleTensor empty(0);
     CHECK(Z(t7::sum(empty)) == Z(0, 0));
     CHECK(std::isnan(t7::mean(empty).real()));
+    // along a dimension the results stay complex (they were Long: a TypeError)
+    const ComplexDoubleTensor m = z.view({1, 3});
+    const ComplexDoubleTensor s0 = t7::sum(m, 1), p0 = t7::prod(m, 1), a0 = t7::mean(m, 1);
+    CHECK(Z(s0(0, 0)) == Z(3, 3));
+    CHECK(Z(p0(0, 0)) == Z(-3, 9));
+    CHECK(Z(a0(0, 0)) == Z(1, 1));
+    const ComplexFloatTensor f = t7::sum(z.to<CF>().view({3, 1}), 0);
+    CHECK(CF(f(0, 0)) == CF(3, 3));
 }
 
 TEST_CASE("complex: matrix products against naive loops") {

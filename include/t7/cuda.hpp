@@ -51,8 +51,10 @@
 #include "math/matrix.hpp"
 
 #include "cuda/blas.hpp"
+#include "cuda/fft.hpp"
 #include "cuda/index_ops.hpp"
 #include "cuda/random.hpp"
 #include "cuda/tensor.hpp"
 #include "ops/cat.hpp"
+#include "ops/complex.hpp"
 #include "ops/members.hpp"

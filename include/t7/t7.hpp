@@ -56,6 +56,7 @@
 // Interop: Eigen maps both ways (tensors over outside memory and std::vector:
 // tensor/blob.hpp, through tensor.hpp), and the build's configuration.
 #include "core/version.hpp"
+#include "cuda/fft.hpp"
 #include "math/fft.hpp"
 #include "ops/complex.hpp"
 #include "ops/config.hpp"

@@ -11,6 +11,7 @@
 
 #include "dtype.hpp"
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -18,7 +19,8 @@
 namespace t7 {
 
 // Runtime element type tags for the type-erased library calls.
-enum class DType : int8_t { u8, i8, i16, i32, i64, f32, f64, f16 };
+// c64, c128: std::complex<float>, std::complex<double> (interleaved re, im).
+enum class DType : int8_t { u8, i8, i16, i32, i64, f32, f64, f16, c64, c128 };
 
 // bool (the accumulator of all/any) is stored as a byte holding 0 or 1.
 template <class T>
@@ -37,6 +39,10 @@ constexpr DType dtype_of() {
         return DType::f32;
     else if constexpr (std::is_same_v<T, double>)
         return DType::f64;
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return DType::c64;
+    else if constexpr (std::is_same_v<T, std::complex<double>>)
+        return DType::c128;
     else {
         static_assert(std::is_same_v<T, Half>, "not a tensor element type");
         return DType::f16;
@@ -69,8 +75,8 @@ struct Strided3 {
 // dst[i] = convert<dst type>(src[i]) over the iteration space.
 void strided_copy(void* dst, DType dst_type, const void* src, DType src_type, const Strided2& s,
                   int device);
-// dst[i] = the element whose bytes are the low `elem_size` bytes of `bits`.
-void fill(void* dst, int elem_size, uint64_t bits, const Strided2& s, int device);
+// dst[i] = the element whose `elem_size` bytes (1 to 16) are at `value` (host memory).
+void fill(void* dst, int elem_size, const void* value, const Strided2& s, int device);
 
 // In-place inclusive scan (running sum, or product when `multiply`) of `n`
 // elements `stride` apart, for every line start given by operand 0 of `lines`;
@@ -160,6 +166,18 @@ void index_scatter(ScatterKind kind, DType type, void* a, const void* b, uint64_
 void sort_lines(DType type, const void* x, void* values, int64_t* indices, const Strided3& lines,
                 int64_t n, int64_t sx, int64_t k, int64_t sv, int64_t si, bool descending,
                 int device);
+
+// ---- discrete Fourier transforms (kernels/fft.cu, cuFFT) ------------------------------------
+// `batch` transforms of n points over contiguous lines, line after line, scaled by
+// `scale` (1: unnormalised, as cuFFT and the CPU's plans compute): complex to
+// complex (forward, or the inverse's sign when `inverse`), real to the n/2 + 1
+// terms of the half spectrum, or that half spectrum back to n real values (`in`
+// is then overwritten, as cuFFT does). `dbl`: double precision (complex<double>
+// and double), else float. cuFFT's plans are cached per (kind, precision, n, batch,
+// device) and reused.
+enum class FftKind : int8_t { c2c, r2c, c2r };
+void fft_lines(FftKind kind, bool dbl, bool inverse, void* out, void* in, int64_t n, int64_t batch,
+               double scale, int device);
 
 // C = alpha * op(A) * op(B) + beta * C in cuBLAS's column-major convention
 // (trans: 'N' or 'T'); float, double, Half (computed in float). beta == 0

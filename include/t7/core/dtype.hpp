@@ -122,6 +122,11 @@ using promote_t = typename detail::promote<compute_t<A>, compute_t<B>>::type;
 // 300 -> Byte 44. NaN gives 0. Beyond int64's range (and +-inf) Long saturates
 // to its limits and the narrower types give 0. Integer -> integer wraps modulo
 // 2^bits (C++20).
+// (std::complex's members are host functions: host code of nvcc units converts
+// std::complex values, device code thrust::complex ones, eval/thrust/complex.hpp.)
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
 template <class To, class From>
 T7_HOST_DEVICE T7_INLINE To convert(From v) {
     if constexpr (std::is_same_v<To, From>) {

@@ -26,8 +26,7 @@ using LongTensor = Tensor<int64_t>;
 using FloatTensor = Tensor<float>;
 using DoubleTensor = Tensor<double>;
 using HalfTensor = Tensor<Half>;
-using ComplexFloatTensor =
-    Tensor<std::complex<float>>; // (no CUDA kernels yet: see docs/complex.md)
+using ComplexFloatTensor = Tensor<std::complex<float>>;
 using ComplexDoubleTensor = Tensor<std::complex<double>>;
 
 } // namespace t7::cuda

@@ -72,13 +72,16 @@ namespace op {
 
 // Functions of one value; the first list is defined on complex numbers too
 // (C99's, as NumPy computes them), the second refuses them at compile time.
-#define T7_UNARY(NAME, EXPR)                                                                       \
+// The first list calls std::NAME through argument-dependent lookup, so that a
+// device complex type (eval/thrust/complex.hpp) finds its own overloads.
+#define T7_UNARY(NAME)                                                                             \
     struct NAME {                                                                                  \
         using rule = rule::floating;                                                               \
         static constexpr const char* name = #NAME;                                                 \
         template <class T>                                                                         \
         T7_HOST_DEVICE T operator()(T x) const {                                                   \
-            return EXPR;                                                                           \
+            using std::NAME;                                                                       \
+            return NAME(x);                                                                        \
         }                                                                                          \
     };
 #define T7_UNARY_REAL(NAME, EXPR)                                                                  \
@@ -91,27 +94,27 @@ namespace op {
             return EXPR;                                                                           \
         }                                                                                          \
     };
-T7_UNARY(exp, std::exp(x))
+T7_UNARY(exp)
 T7_UNARY_REAL(exp2, std::exp2(x))
 T7_UNARY_REAL(expm1, std::expm1(x))
-T7_UNARY(log, std::log(x))
+T7_UNARY(log)
 T7_UNARY_REAL(log2, std::log2(x))
-T7_UNARY(log10, std::log10(x))
+T7_UNARY(log10)
 T7_UNARY_REAL(log1p, std::log1p(x))
 T7_UNARY_REAL(cbrt, std::cbrt(x))
 T7_UNARY_REAL(erf, std::erf(x))
 T7_UNARY_REAL(erfc, std::erfc(x))
-T7_UNARY(sqrt, std::sqrt(x))
+T7_UNARY(sqrt)
 T7_UNARY_REAL(rsqrt, T(1) / std::sqrt(x))
-T7_UNARY(sin, std::sin(x))
-T7_UNARY(cos, std::cos(x))
-T7_UNARY(tan, std::tan(x))
-T7_UNARY(asin, std::asin(x))
-T7_UNARY(acos, std::acos(x))
-T7_UNARY(atan, std::atan(x))
-T7_UNARY(sinh, std::sinh(x))
-T7_UNARY(cosh, std::cosh(x))
-T7_UNARY(tanh, std::tanh(x))
+T7_UNARY(sin)
+T7_UNARY(cos)
+T7_UNARY(tan)
+T7_UNARY(asin)
+T7_UNARY(acos)
+T7_UNARY(atan)
+T7_UNARY(sinh)
+T7_UNARY(cosh)
+T7_UNARY(tanh)
 // exp of the non-positive side only: no overflow, and denormal results far left
 T7_UNARY_REAL(sigmoid, x < T(0) ? std::exp(x) / (T(1) + std::exp(x)) : T(1) / (T(1) + std::exp(-x)))
 T7_UNARY_REAL(floor, std::floor(x))
@@ -119,9 +122,16 @@ T7_UNARY_REAL(ceil, std::ceil(x))
 T7_UNARY_REAL(round, std::round(x))
 T7_UNARY_REAL(trunc, std::trunc(x))
 T7_UNARY_REAL(frac, x - std::trunc(x))
-T7_UNARY(cinv, detail::complex_div(T(1), x))
 #undef T7_UNARY
 #undef T7_UNARY_REAL
+struct cinv {
+    using rule = rule::floating;
+    static constexpr const char* name = "cinv";
+    template <class T>
+    T7_HOST_DEVICE T operator()(T x) const {
+        return detail::complex_div(T(1), x);
+    }
+};
 
 // Unary functions that keep integer types.
 struct neg {
@@ -134,13 +144,17 @@ struct neg {
             return -x;
     }
 };
+// The real-valued functions of complex values declare their result type (real_t):
+// an `auto` result would instantiate the body for std::complex wherever the node's
+// type is computed, which nvcc reports as a host call from device code.
 struct abs {
     using rule = rule::promote;
     template <class T>
-    T7_HOST_DEVICE auto operator()(T x) const {
-        if constexpr (is_complex_v<T>)
-            return std::abs(x); // the modulus, a real number (C99's cabs: hypot)
-        else if constexpr (std::is_unsigned_v<T>)
+    T7_HOST_DEVICE real_t<T> operator()(T x) const {
+        if constexpr (is_complex_v<T>) {
+            using std::abs;
+            return abs(x); // the modulus, a real number (C99's cabs: hypot)
+        } else if constexpr (std::is_unsigned_v<T>)
             return x;
         else
             return x < T(0) ? neg{}(x) : x;
@@ -251,7 +265,8 @@ struct pow {
     using rule = rule::floating;
     template <class T>
     T7_HOST_DEVICE T operator()(T a, T b) const {
-        return std::pow(a, b);
+        using std::pow;
+        return pow(a, b);
     }
 };
 // pow(x, e) for a constant exponent e. The exponents users write most are
@@ -313,6 +328,8 @@ struct pow_scalar {
     template <class T>
     T7_HOST_DEVICE T operator()(T x) const {
         if constexpr (is_complex_v<T>) { // integer powers by products, as NumPy
+            using std::pow;
+            using std::sqrt;
             switch (form) {
             case Form::zero:
                 return T(1);
@@ -331,9 +348,9 @@ struct pow_scalar {
             case Form::neg_two:
                 return detail::complex_div(T(1), detail::complex_mul(x, x));
             case Form::half:
-                return std::sqrt(x);
+                return sqrt(x);
             default:
-                return std::pow(x, T(typename T::value_type(e)));
+                return pow(x, T(typename T::value_type(e)));
             }
         } else {
             return real_power(x);
@@ -527,7 +544,7 @@ struct conj {
 struct real_part {
     using rule = rule::exact;
     template <class T>
-    T7_HOST_DEVICE auto operator()(T x) const {
+    T7_HOST_DEVICE real_t<T> operator()(T x) const {
         if constexpr (is_complex_v<T>)
             return x.real();
         else
@@ -537,7 +554,7 @@ struct real_part {
 struct imag_part {
     using rule = rule::exact;
     template <class T>
-    T7_HOST_DEVICE auto operator()(T x) const {
+    T7_HOST_DEVICE real_t<T> operator()(T x) const {
         if constexpr (is_complex_v<T>)
             return x.imag();
         else
@@ -547,30 +564,35 @@ struct imag_part {
 struct angle {
     using rule = rule::floating;
     template <class T>
-    T7_HOST_DEVICE auto operator()(T x) const {
+    T7_HOST_DEVICE real_t<T> operator()(T x) const {
         if constexpr (is_complex_v<T>)
             return std::atan2(x.imag(), x.real());
         else
             return std::atan2(T(0), x);
     }
 };
-// complex(re, im) and polar(r, theta) from two real values.
-struct make_complex {
+// complex(re, im) and polar(r, theta) from two real values, as C<T>: std::complex
+// (device code makes thrust::complex, eval/thrust/complex.hpp).
+template <template <class> class C>
+struct make_complex_as {
     using rule = rule::floating;
     template <class T>
-    T7_HOST_DEVICE std::complex<T> operator()(T re, T im) const {
+    T7_HOST_DEVICE C<T> operator()(T re, T im) const {
         static_assert(!is_complex_v<T>, "t7::complex: takes real and imaginary parts");
-        return {re, im};
+        return C<T>(re, im);
     }
 };
-struct polar {
+template <template <class> class C>
+struct polar_as {
     using rule = rule::floating;
     template <class T>
-    T7_HOST_DEVICE std::complex<T> operator()(T r, T theta) const {
+    T7_HOST_DEVICE C<T> operator()(T r, T theta) const {
         static_assert(!is_complex_v<T>, "t7::polar: takes a real modulus and angle");
-        return {r * std::cos(theta), r * std::sin(theta)};
+        return C<T>(r * std::cos(theta), r * std::sin(theta));
     }
 };
+using make_complex = make_complex_as<std::complex>;
+using polar = polar_as<std::complex>;
 struct where {
     using rule = rule::where;
     template <class M, class T>

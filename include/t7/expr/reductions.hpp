@@ -146,10 +146,14 @@ auto reduce_dim(const E& e, int64_t dim, const char* op) {
     return reduce_dim_as<R, typename R::template acc<typename node_t<E>::value_type>>(e, dim, op);
 }
 
+// Results along a dimension: floating and complex types keep theirs (a complex sum
+// along a dimension is complex), integers sum to int64 and average to double.
 template <class V>
-using sum_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute_t<V>, int64_t>;
+inline constexpr bool keeps_type_v = std::is_floating_point_v<compute_t<V>> || is_complex_v<V>;
 template <class V>
-using mean_t = std::conditional_t<std::is_floating_point_v<compute_t<V>>, compute_t<V>, double>;
+using sum_t = std::conditional_t<keeps_type_v<V>, compute_t<V>, int64_t>;
+template <class V>
+using mean_t = std::conditional_t<keeps_type_v<V>, compute_t<V>, double>;
 
 // What a mean sums: integers as doubles, whose sum cannot wrap (the mean of
 // int64 values near the limits is right; an int64 sum would overflow).

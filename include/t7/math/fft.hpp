@@ -11,6 +11,7 @@
 #include "../core/error.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/tensor.hpp"
+#include "fft_common.hpp"
 #include "fft_plan.hpp"
 
 #include <algorithm>
@@ -22,42 +23,7 @@
 
 namespace t7 {
 
-enum class FftNorm { backward, ortho, forward };
-
 namespace detail::fft {
-
-// The real type a transform of T computes in: float for float and
-// complex<float>, double for everything else (NumPy computes in double).
-template <class T>
-using fft_real_t = std::conditional_t<std::is_same_v<real_t<T>, float>, float, double>;
-template <class T>
-using fft_complex_t = std::complex<fft_real_t<T>>;
-
-// The factor a transform of n points is scaled by.
-inline double scale_of(FftNorm norm, int64_t n, bool inverse) {
-    switch (norm) {
-    case FftNorm::ortho:
-        return 1.0 / std::sqrt(double(n));
-    case FftNorm::forward:
-        return inverse ? 1.0 : 1.0 / double(n);
-    default:
-        return inverse ? 1.0 / double(n) : 1.0;
-    }
-}
-
-template <class T, class D>
-int64_t fft_dim(const Tensor<T, D>& x, int64_t dim, const char* op) {
-    const int64_t nd = x.dim();
-    if (nd == 0) fail<ShapeError>(op, ": the tensor has no dimension");
-    if (dim < -nd || dim >= nd)
-        fail<IndexError>(op, ": dimension ", dim, " out of range for a ", nd, "-D tensor");
-    return dim < 0 ? dim + nd : dim;
-}
-inline void check_points(int64_t n, const char* op) {
-    if (n < 1)
-        fail<ShapeError>(op, ": invalid number of data points (", n,
-                         "): a transform needs at least one");
-}
 
 // Calls line(in_offset, out_offset) for every line along `dim` of a tensor of
 // sizes `sizes`, where in and out are walked with their own strides.
@@ -210,11 +176,6 @@ void c2r_lines(Tensor<R>& out, const Tensor<C>& x, int64_t dim, int64_t n, FftNo
     for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
 }
 
-inline Shape with_size(Shape s, int64_t dim, int64_t n) {
-    s[size_t(dim)] = n;
-    return s;
-}
-
 // The destination of an into-result form: of type U == Want (else TypeError),
 // and of the result's sizes (an empty tensor is resized; else ShapeError),
 // checked before anything is written.
@@ -269,24 +230,6 @@ auto fft1(const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm, bool inverse
     Tensor<fft_complex_t<T>> out;
     fft1_into(out, x, n, dim, norm, inverse, op);
     return out;
-}
-
-// Dimensions of an n-dimensional transform: `dims` wrapped, {} meaning all.
-template <class T>
-Shape fft_dims(const Tensor<T>& x, const Shape& dims, const char* op) {
-    Shape r;
-    if (dims.empty()) {
-        for (int64_t d = 0; d < x.dim(); ++d) r.push_back(d);
-        if (r.empty()) fail<ShapeError>(op, ": the tensor has no dimension");
-        return r;
-    }
-    for (int64_t d : dims) {
-        const int64_t w = fft_dim(x, d, op);
-        for (int64_t e : r)
-            if (e == w) fail<IndexError>(op, ": dimension ", d, " repeated in ", dims);
-        r.push_back(w);
-    }
-    return r;
 }
 
 template <class T>
@@ -483,40 +426,6 @@ inline Tensor<double> rfftfreq(int64_t n, double d = 1.0) {
     const double s = 1.0 / (d * double(n));
     for (int64_t k = 0; k <= n / 2; ++k) p[k] = double(k) * s;
     return r;
-}
-
-namespace detail::fft {
-// x rolled by `shift(size)` along each of dims ({} all), as a new tensor.
-template <class T, class D, class F>
-Tensor<T, D> roll_dims(const Tensor<T, D>& x, const Shape& dims, F shift, const char* op) {
-    Shape ds;
-    if (dims.empty()) {
-        for (int64_t d = 0; d < x.dim(); ++d) ds.push_back(d);
-    } else {
-        for (int64_t d : dims) ds.push_back(fft_dim(x, d, op));
-    }
-    Tensor<T, D> cur = x;
-    for (int64_t d : ds) {
-        const int64_t n = cur.size(d), k = n ? shift(n) % n : 0;
-        Tensor<T, D> next(cur.sizes());
-        if (n - k > 0) next.narrow(d, k, n - k).copy(cur.narrow(d, 0, n - k));
-        if (k > 0) next.narrow(d, 0, k).copy(cur.narrow(d, n - k, k));
-        cur.set(next); // rebinds the handle (assignment would write into x)
-    }
-    return ds.empty() ? x.clone() : cur;
-}
-} // namespace detail::fft
-
-// numpy.fft.fftshift: the zero frequency moved to the middle (a roll by n / 2).
-template <class T, class D>
-Tensor<T, D> fftshift(const Tensor<T, D>& x, const Shape& dims = {}) {
-    return detail::fft::roll_dims(
-        x, dims, [](int64_t n) { return n / 2; }, "fftshift");
-}
-template <class T, class D>
-Tensor<T, D> ifftshift(const Tensor<T, D>& x, const Shape& dims = {}) {
-    return detail::fft::roll_dims(
-        x, dims, [](int64_t n) { return n - n / 2; }, "ifftshift");
 }
 
 } // namespace t7

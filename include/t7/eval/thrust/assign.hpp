@@ -57,8 +57,10 @@ void leaf_strides(const E& e, const Shape& shape, std::array<Shape, N>& strides)
 }
 
 // dst has its final shape, e broadcasts to it, and they do not alias harmfully.
-template <class T, class E>
-void fused_assign(const Tensor<T, CUDA>& dst, const E& e) {
+// Complex destinations are written as device_t (complex.hpp).
+template <class T0, class E>
+void fused_assign(const Tensor<T0, CUDA>& dst, const E& e) {
+    using T = device_t<T0>;
     constexpr size_t N = size_t(E::leaves) + 1;
     const Shape& shape = dst.sizes();
     if (shape.empty() || dst.nElement() == 0) return;
@@ -74,10 +76,11 @@ void fused_assign(const Tensor<T, CUDA>& dst, const E& e) {
     // (a*b + c*d - a/(b+1): 102 % with one, 97 % with two, 56 % with four).
     constexpr int per_thread = E::leaves <= 2 ? 4 : 1;
     if (is_linear(L))
-        for_each_item<per_thread>(L.numel, AssignLinear<T, B>{dst.data(), b}, "assign");
+        for_each_item<per_thread>(L.numel, AssignLinear<T, B>{device_ptr(dst.data()), b}, "assign");
     else
         for_each_item<per_thread>(
-            L.numel, AssignStrided<T, B, N>{dst.data(), b, make_indexer(L, "assign")}, "assign");
+            L.numel, AssignStrided<T, B, N>{device_ptr(dst.data()), b, make_indexer(L, "assign")},
+            "assign");
 }
 
 } // namespace t7::gpu

@@ -5,11 +5,13 @@
 // Leaf K reads operand K of the evaluation (operand 0 is the destination or
 // the reduction's output), so one offset computation serves every leaf.
 // Operands are converted per Apply::operands with t7::convert (Half computes
-// in float), exactly as on the CPU.
+// in float), exactly as on the CPU. Complex values are bound and computed as
+// device_t (thrust::complex, complex.hpp), the same bytes as the tensors' std::complex.
 #pragma once
 
 #include "../../core/config.hpp"
 #include "../../expr/nodes.hpp"
+#include "complex.hpp"
 
 #include <array>
 #include <cstddef>
@@ -52,7 +54,7 @@ struct BoundScalar {
 };
 template <class Node, class... C>
 struct BoundApply {
-    typename Node::op_type op;
+    device_op_t<typename Node::op_type> op;
     Pack<C...> c;
 };
 
@@ -85,12 +87,12 @@ constexpr std::array<int, sizeof...(C)> leaf_offsets() {
 }
 
 template <int K, class T, class D>
-BoundLeaf<T, K> bind(const Leaf<T, D>& l) {
-    return {l.tensor().data()};
+BoundLeaf<device_t<T>, K> bind(const Leaf<T, D>& l) {
+    return {device_ptr(l.tensor().data())};
 }
 template <int K, class T>
-BoundScalar<T> bind(const Scalar<T>& s) {
-    return {s.value};
+BoundScalar<device_t<T>> bind(const Scalar<T>& s) {
+    return {to_device(s.value)};
 }
 template <int K, class Op, class... C>
 auto bind(const Apply<Op, C...>& a);
@@ -98,7 +100,7 @@ template <int K, class Op, class... C, size_t... J>
 auto bind_apply(const Apply<Op, C...>& a, std::index_sequence<J...>) {
     constexpr auto off = leaf_offsets<C...>();
     using B = BoundApply<Apply<Op, C...>, decltype(bind<K + off[J]>(std::get<J>(a.children)))...>;
-    return B{a.op, make_pack(bind<K + off[J]>(std::get<J>(a.children))...)};
+    return B{to_device_op(a.op), make_pack(bind<K + off[J]>(std::get<J>(a.children))...)};
 }
 template <int K, class Op, class... C>
 auto bind(const Apply<Op, C...>& a) {
@@ -128,7 +130,7 @@ template <class Node, class... C, class O, size_t... J>
 T7_HOST_DEVICE T7_INLINE auto value_apply(const BoundApply<Node, C...>& a, const O& o,
                                           std::index_sequence<J...>) {
     using Ops = typename Node::operands;
-    return a.op(convert<std::tuple_element_t<J, Ops>>(value(get<J>(a.c), o))...);
+    return a.op(convert<device_t<std::tuple_element_t<J, Ops>>>(value(get<J>(a.c), o))...);
 }
 
 } // namespace t7::gpu

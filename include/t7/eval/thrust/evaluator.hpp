@@ -64,11 +64,9 @@ void copy_convert(const Tensor<T, CUDA>& dst, const Tensor<U, CUDA>& src) {
 
 template <class T>
 void fill(const Tensor<T, CUDA>& dst, T v) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, &v, sizeof(T));
     const Shape zero(dst.sizes().size(), 0);
     const cuda::rt::Strided2 s = plan_strided2(dst.sizes(), dst.strides(), zero, "fill");
-    cuda::rt::fill(dst.data(), int(sizeof(T)), bits, s, dst.getDevice());
+    cuda::rt::fill(dst.data(), int(sizeof(T)), &v, s, dst.getDevice());
 }
 
 template <class E>

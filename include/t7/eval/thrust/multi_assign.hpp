@@ -68,8 +68,8 @@ void fused_multi_assign(const detail::MultiArgs& a, std::index_sequence<J...>) {
     const iter::Loop<N> Lp = plan_loop<N>(shape, strides);
     cuda::DeviceGuard guard(a.device);
     constexpr auto off = leaf_offsets<typename A::expr_type...>();
-    const auto out =
-        make_pack(static_cast<typename A::value_type*>(const_cast<void*>(a.targets[J].data))...);
+    const auto out = make_pack(
+        static_cast<device_t<typename A::value_type>*>(const_cast<void*>(a.targets[J].data))...);
     const auto tree =
         make_pack(bind<int(K) + off[J]>(*static_cast<const typename A::expr_type*>(a.exprs[J]))...);
     using OutP = std::remove_const_t<decltype(out)>;

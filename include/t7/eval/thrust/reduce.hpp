@@ -235,8 +235,10 @@ void segmented_reduce(const E& e, const std::array<Shape, N>& strides, const Sha
     }
 }
 
-template <class R, class A, class E>
-void fused_reduce_into(const Tensor<A, CUDA>& acc, const E& e, const Shape& shape) {
+// Complex accumulators fold as device_t (complex.hpp), over the same bytes.
+template <class R, class A0, class E>
+void fused_reduce_into(const Tensor<A0, CUDA>& acc, const E& e, const Shape& shape) {
+    using A = device_t<A0>;
     constexpr size_t N = size_t(E::leaves) + 1;
     std::array<Shape, N> strides;
     strides[0] = detail::broadcast_strides(acc.sizes(), acc.strides(), shape);
@@ -244,7 +246,7 @@ void fused_reduce_into(const Tensor<A, CUDA>& acc, const E& e, const Shape& shap
     Shape kept(shape.size(), 1);
     const size_t off = shape.size() - size_t(acc.dim());
     for (size_t d = off; d < shape.size(); ++d) kept[d] = acc.size(int64_t(d - off));
-    FoldPolicy<R, A> pol{R::template identity<A>(), acc.data(), true};
+    FoldPolicy<R, A> pol{to_device(R::template identity<A0>()), device_ptr(acc.data()), true};
     segmented_reduce(e, strides, shape, kept, pol, acc.getDevice(), "reduce");
 }
 
@@ -252,17 +254,18 @@ void fused_reduce_into(const Tensor<A, CUDA>& acc, const E& e, const Shape& shap
 // device (the one of e's tensors).
 template <class R, class E>
 auto fused_reduce_all(const E& e, const Shape& shape) {
-    using A = typename R::template acc<typename E::value_type>;
+    using A0 = typename R::template acc<typename E::value_type>;
+    using A = device_t<A0>;
     constexpr size_t N = size_t(E::leaves) + 1;
     std::array<Shape, N> strides;
     strides[0] = Shape(shape.size(), 0); // one output, at offset 0
     leaf_strides<1>(e, shape, strides);
     const int device = cuda::getDevice();
     DeviceBuffer<A> out(1, device);
-    const FoldPolicy<R, A> pol{R::template identity<A>(), out.get(), false};
+    const FoldPolicy<R, A> pol{to_device(R::template identity<A0>()), out.get(), false};
     segmented_reduce(e, strides, shape, Shape(shape.size(), 1), pol, device, "reduce");
-    A result;
-    cuda::rt::copy_to_host(&result, out.get(), device, sizeof(A));
+    A0 result;
+    cuda::rt::copy_to_host(&result, out.get(), device, sizeof(A0));
     return result;
 }
 

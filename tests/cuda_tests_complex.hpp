@@ -1,0 +1,431 @@
+// The CUDA backend's tests of complex tensors: transfers, conversions and their
+// errors, fills, fused element-wise expressions, reductions and printing (helpers
+// and how the bodies are compiled: cuda_test_util.hpp). Every expected value is
+// computed on the host by a plain loop over std::complex (the schoolbook product
+// and Smith's quotient written out, as NumPy computes them).
+#pragma once
+
+#include "cuda_test_util.hpp"
+
+#include <complex>
+
+namespace cuda_tests {
+
+using CF = std::complex<float>;
+using CD = std::complex<double>;
+
+// A host complex tensor whose element i is (wave(i), wave(i + 5) + 0.25) in C.
+template <class C>
+HostT<C> host_complex(const Shape& s) {
+    HostT<C> t(s);
+    using R = typename C::value_type;
+    for (int64_t i = 0; i < t.nElement(); ++i) t.data()[i] = C(R(wave(i)), R(wave(i + 5) + 0.25));
+    return t;
+}
+
+// Every element of g (row-major) within tol (relative to max(1, |want|)) of ref(i).
+template <class C, class F>
+void check_complex(const DevT<C>& g, F ref, double tol) {
+    const HostT<C> h = g.cpu();
+    REQUIRE(h.isContiguous());
+    int bad = 0;
+    for (int64_t i = 0; i < h.nElement() && bad < 5; ++i) {
+        const CD got(h.data()[i].real(), h.data()[i].imag());
+        const CD want = ref(i);
+        if (std::abs(got - want) > tol * std::max(1.0, std::abs(want))) {
+            ++bad;
+            FAIL_CHECK("element " << i << ": got " << got << ", want " << want);
+        }
+    }
+    CHECK(bad == 0);
+}
+
+inline CD as_cd(CF z) { return CD(z.real(), z.imag()); }
+inline CD mul_ref(CD a, CD b) {
+    return CD(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+}
+inline CD div_ref(CD a, CD b) {
+    const double d = b.real() * b.real() + b.imag() * b.imag();
+    return CD((a.real() * b.real() + a.imag() * b.imag()) / d,
+              (a.imag() * b.real() - a.real() * b.imag()) / d);
+}
+
+TEST_CASE("cuda complex: names, transfers of every layout, 16-byte elements") {
+    CHECK(t7::cuda::ComplexFloatTensor(2).type() == "torch.CudaComplexFloatTensor");
+    CHECK(t7::cuda::ComplexDoubleTensor(2).type() == "torch.CudaComplexDoubleTensor");
+    const HostT<CD> h = host_complex<CD>({4, 6});
+    const DevT<CD> g = h.cuda();
+    check_complex(
+        g, [&](int64_t i) { return h.data()[i]; }, 0);
+    // transposed and narrowed on both sides: strided copies of 16-byte words
+    const DevT<CD> gt = h.t().cuda();
+    CHECK(gt.sizes() == Shape{6, 4});
+    check_complex(
+        gt, [&](int64_t i) { return h.data()[(i % 4) * 6 + i / 4]; }, 0);
+    const HostT<CD> back = g.t().cpu();
+    for (int64_t i = 0; i < 24; ++i) CHECK(back.data()[i] == h.data()[(i % 4) * 6 + i / 4]);
+    const DevT<CF> gf = host_complex<CF>({3, 5}).cuda();
+    HostT<CF> into = host_complex<CF>({5, 3});
+    into.t().copy(gf.narrow(1, 0, 5)); // download into a strided host view
+    const HostT<CF> src = host_complex<CF>({3, 5});
+    for (int64_t r = 0; r < 3; ++r)
+        for (int64_t c = 0; c < 5; ++c) CHECK(into.data()[c * 3 + r] == src.data()[r * 5 + c]);
+}
+
+TEST_CASE("cuda complex: conversions, fills; complex to real is a TypeError") {
+    const DevT<float> x = host<float>({2, 3}, wave).cuda();
+    // real -> complex: imaginary part 0
+    const DevT<CF> z = x.to<CF>();
+    check_complex(
+        z, [](int64_t i) { return CD(float(wave(i)), 0); }, 0);
+    DevT<CD> zd(3, 2);
+    zd.copy(x); // another shape, other precision
+    check_complex(
+        zd, [](int64_t i) { return CD(float(wave(i)), 0); }, 0);
+    // complex<float> <-> complex<double>, from a transposed source
+    const HostT<CF> hf = host_complex<CF>({2, 3});
+    const DevT<CD> wide = hf.cuda().t().to<CD>();
+    check_complex(
+        wide, [&](int64_t i) { return as_cd(hf.data()[(i % 2) * 3 + i / 2]); }, 0);
+    DevT<CF> narrow(3, 2);
+    narrow.copy(wide);
+    check_complex(
+        narrow, [&](int64_t i) { return as_cd(hf.data()[(i % 2) * 3 + i / 2]); }, 0);
+    // fills: the 8-byte and the 16-byte word
+    DevT<CD> f(5);
+    f.fill(CD(1.5, -2.25));
+    check_complex(
+        f, [](int64_t) { return CD(1.5, -2.25); }, 0);
+    f.narrow(0, 1, 2).zero();
+    check_complex(
+        f, [](int64_t i) { return i == 1 || i == 2 ? CD(0) : CD(1.5, -2.25); }, 0);
+    DevT<CF> ff(2, 2);
+    ff.fill(CF(-1, 0.5f));
+    check_complex(
+        ff, [](int64_t) { return CD(-1, 0.5); }, 0);
+    // complex -> real: TypeError, destination unchanged
+    DevT<float> r = x.clone();
+    CHECK_THROWS_AS(r.copy(z), t7::TypeError);
+    CHECK_THROWS_WITH_AS(r = z, doctest::Contains("t7::real"), t7::TypeError);
+    CHECK_THROWS_AS(r = z * 2.0f, t7::TypeError);
+    HostT<float> hr(2, 3);
+    CHECK_THROWS_AS(hr.copy(z), t7::TypeError); // download
+    CHECK_THROWS_AS(r.copy(hf), t7::TypeError); // upload
+    check_same(values(r), values(x));
+    // the parts, as real results of expressions and as writable views
+    const DevT<float> re = t7::real(z * 1.0f), im = t7::imag(zd * CD(0, 1));
+    check_same(values(re), values(x));
+    check_same(values(im), values(x), 1e-7);
+    t7::imag(f) = 4.0;
+    check_complex(
+        f, [](int64_t i) { return CD(i == 1 || i == 2 ? 0 : 1.5, 4); }, 0);
+}
+
+template <class C>
+void check_arithmetic(double tol) {
+    using R = typename C::value_type;
+    const HostT<C> ha = host_complex<C>({3, 7});
+    HostT<C> hb = host_complex<C>({7});
+    for (int64_t i = 0; i < 7; ++i) hb.data()[i] = C(R(0.5 + i), R(1 - 0.5 * i)); // no zero
+    const HostT<R> hr = host<R>({3, 1}, [](int64_t i) { return 2.0 - i; });
+    const DevT<C> a = ha.cuda(), b = hb.cuda();
+    const DevT<R> r = hr.cuda();
+    const auto A = [&](int64_t i) { return CD(ha.data()[i].real(), ha.data()[i].imag()); };
+    const auto B = [&](int64_t i) { return CD(hb.data()[i % 7].real(), hb.data()[i % 7].imag()); };
+    const auto Rv = [&](int64_t i) { return double(hr.data()[i / 7]); };
+    DevT<C> out(3, 7);
+    out = a + b; // b broadcast along the rows
+    check_complex(
+        out, [&](int64_t i) { return A(i) + B(i); }, tol);
+    out = a - b;
+    check_complex(
+        out, [&](int64_t i) { return A(i) - B(i); }, tol);
+    out = a * b;
+    check_complex(
+        out, [&](int64_t i) { return mul_ref(A(i), B(i)); }, tol);
+    out = a / b;
+    check_complex(
+        out, [&](int64_t i) { return div_ref(A(i), B(i)); }, tol);
+    out = -a;
+    check_complex(
+        out, [&](int64_t i) { return -A(i); }, 0);
+    out = t7::conj(a) * b + a;
+    check_complex(
+        out, [&](int64_t i) { return mul_ref(std::conj(A(i)), B(i)) + A(i); }, tol);
+    // real operands: a real tensor, real and complex scalars
+    out = a * r + R(2);
+    check_complex(
+        out, [&](int64_t i) { return A(i) * Rv(i) + 2.0; }, tol);
+    out = r / a;
+    check_complex(
+        out, [&](int64_t i) { return div_ref(CD(Rv(i)), A(i)); }, tol);
+    out = a * C(0, 1) - C(1, 1);
+    check_complex(
+        out, [&](int64_t i) { return mul_ref(A(i), CD(0, 1)) - CD(1, 1); }, tol);
+    // real results: abs, real, imag, angle
+    DevT<R> m(3, 7);
+    m = t7::abs(a);
+    check_close(
+        m, [&](int64_t i) { return std::abs(A(i)); }, tol);
+    m = t7::real(a * b);
+    check_close(
+        m, [&](int64_t i) { return mul_ref(A(i), B(i)).real(); }, tol);
+    m = t7::imag(a * b);
+    check_close(
+        m, [&](int64_t i) { return mul_ref(A(i), B(i)).imag(); }, tol);
+    m = t7::angle(a);
+    check_close(
+        m, [&](int64_t i) { return std::arg(A(i)); }, tol);
+    // complex from real parts
+    out = t7::complex(r, t7::real(a));
+    check_complex(
+        out, [&](int64_t i) { return CD(Rv(i), A(i).real()); }, 0);
+    out = t7::polar(t7::abs(a), t7::angle(a));
+    check_complex(out, A, 10 * tol);
+    // comparisons: == and != give a byte mask
+    DevT<C> c = a.clone();
+    c.narrow(1, 2, 3).fill(C(9, 9));
+    const DevT<uint8_t> eq = t7::eq(a, c), ne = t7::ne(a, c);
+    check_exact(eq, [](int64_t i) { return (i % 7 >= 2 && i % 7 < 5) ? 0 : 1; });
+    check_exact(ne, [](int64_t i) { return (i % 7 >= 2 && i % 7 < 5) ? 1 : 0; });
+    // strided operands (a transposed view): the Indexer path
+    DevT<C> outt(7, 3);
+    outt = a.t() * a.t() + C(0.5, 0);
+    check_complex(
+        outt,
+        [&](int64_t i) { return mul_ref(A((i % 3) * 7 + i / 3), A((i % 3) * 7 + i / 3)) + 0.5; },
+        tol);
+}
+
+TEST_CASE("cuda complex: fused arithmetic, conj, abs, parts, mixed real operands") {
+    check_arithmetic<CF>(2e-6);
+    check_arithmetic<CD>(1e-14);
+}
+
+// f on the device against g (std::complex) on the host, for inputs away from the
+// branch cuts; tolerances are relative to max(1, |want|).
+template <class C, class F, class G>
+void check_function(const char* name, F f, G g, double tol) {
+    CAPTURE(name);
+    const HostT<C> h = host_complex<C>({11});
+    const DevT<C> z = h.cuda();
+    DevT<C> out(11);
+    out = f(z);
+    check_complex(
+        out, [&](int64_t i) { return g(CD(h.data()[i].real(), h.data()[i].imag())); }, tol);
+}
+
+template <class C>
+void check_functions(double tol) {
+    using std::exp;
+    check_function<C>(
+        "exp", [](const auto& z) { return t7::exp(z); }, [](CD x) { return exp(x); }, tol);
+    check_function<C>(
+        "log", [](const auto& z) { return t7::log(z); }, [](CD x) { return std::log(x); }, tol);
+    check_function<C>(
+        "log10", [](const auto& z) { return t7::log10(z); }, [](CD x) { return std::log10(x); },
+        tol);
+    check_function<C>(
+        "sqrt", [](const auto& z) { return t7::sqrt(z); }, [](CD x) { return std::sqrt(x); }, tol);
+    check_function<C>(
+        "sin", [](const auto& z) { return t7::sin(z); }, [](CD x) { return std::sin(x); }, tol);
+    check_function<C>(
+        "cos", [](const auto& z) { return t7::cos(z); }, [](CD x) { return std::cos(x); }, tol);
+    check_function<C>(
+        "tan", [](const auto& z) { return t7::tan(z); }, [](CD x) { return std::tan(x); }, tol);
+    check_function<C>(
+        "sinh", [](const auto& z) { return t7::sinh(z); }, [](CD x) { return std::sinh(x); }, tol);
+    check_function<C>(
+        "cosh", [](const auto& z) { return t7::cosh(z); }, [](CD x) { return std::cosh(x); }, tol);
+    check_function<C>(
+        "tanh", [](const auto& z) { return t7::tanh(z); }, [](CD x) { return std::tanh(x); }, tol);
+    check_function<C>(
+        "asin", [](const auto& z) { return t7::asin(z); }, [](CD x) { return std::asin(x); }, tol);
+    check_function<C>(
+        "acos", [](const auto& z) { return t7::acos(z); }, [](CD x) { return std::acos(x); }, tol);
+    check_function<C>(
+        "atan", [](const auto& z) { return t7::atan(z); }, [](CD x) { return std::atan(x); }, tol);
+    check_function<C>(
+        "square", [](const auto& z) { return t7::square(z); }, [](CD x) { return mul_ref(x, x); },
+        tol);
+    check_function<C>(
+        "cinv", [](const auto& z) { return t7::cinv(z); }, [](CD x) { return div_ref(CD(1), x); },
+        tol);
+    check_function<C>(
+        "pow 3", [](const auto& z) { return t7::pow(z, 3); },
+        [](CD x) { return mul_ref(mul_ref(x, x), x); }, tol);
+    check_function<C>(
+        "pow 0.3", [](const auto& z) { return t7::pow(z, 0.3); },
+        [](CD x) { return std::pow(x, 0.3); }, 4 * tol);
+    check_function<C>(
+        "pow z z", [](const auto& z) { return t7::pow(z, z); }, [](CD x) { return std::pow(x, x); },
+        8 * tol);
+}
+
+TEST_CASE("cuda complex: exp log log10 sqrt pow, trigonometric and hyperbolic functions") {
+    check_functions<CF>(2e-6);
+    check_functions<CD>(1e-13);
+}
+
+TEST_CASE("cuda complex: sum, prod, mean, and sums along a dimension") {
+    const HostT<CD> h = host_complex<CD>({6, 40});
+    const DevT<CD> z = h.cuda();
+    CD sum = 0, prod = 1;
+    for (int64_t i = 0; i < 240; ++i) sum += h.data()[i];
+    for (int64_t i = 0; i < 12; ++i) prod = mul_ref(prod, h.data()[i]);
+    const CD s = t7::sum(z);
+    CHECK(std::abs(s - sum) <= 1e-12 * std::abs(sum));
+    const CD m = t7::mean(z);
+    CHECK(std::abs(m - sum / 240.0) <= 1e-12 * std::abs(sum / 240.0));
+    const CD p = t7::prod(z.narrow(0, 0, 1).narrow(1, 0, 12));
+    CHECK(std::abs(p - prod) <= 1e-12 * std::abs(prod));
+    // a fused tree inside the reduction; complex<float> accumulates in complex<double>
+    const HostT<CF> hf = host_complex<CF>({6, 40});
+    const DevT<CF> zf = hf.cuda();
+    CD want = 0;
+    for (int64_t i = 0; i < 240; ++i)
+        want += mul_ref(as_cd(hf.data()[i]), std::conj(as_cd(hf.data()[i])));
+    const auto got = t7::sum(zf * t7::conj(zf));
+    CHECK(std::abs(CD(got.real(), got.imag()) - want) <= 1e-6 * std::abs(want));
+    // along each dimension
+    const DevT<CD> rows = t7::sum(z, 1), cols = t7::sum(z, 0);
+    CHECK(rows.sizes() == Shape{6, 1});
+    check_complex(
+        rows,
+        [&](int64_t r) {
+            CD acc = 0;
+            for (int64_t c = 0; c < 40; ++c) acc += h.data()[r * 40 + c];
+            return acc;
+        },
+        1e-13);
+    check_complex(
+        cols,
+        [&](int64_t c) {
+            CD acc = 0;
+            for (int64_t r = 0; r < 6; ++r) acc += h.data()[r * 40 + c];
+            return acc;
+        },
+        1e-13);
+}
+
+// The DFT of the n values line(0..n-1) by its definition: term k of sum_j x_j
+// e^(-+2 pi i j k / n), in long double.
+template <class F>
+CD dft_term(F line, int64_t n, int64_t k, bool inverse) {
+    const long double pi = 3.141592653589793238462643383279502884L;
+    long double re = 0, im = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        const long double a = (inverse ? 2 : -2) * pi * (long double)((j * k) % n) / n;
+        const CD x = line(j);
+        re += x.real() * std::cos(a) - x.imag() * std::sin(a);
+        im += x.real() * std::sin(a) + x.imag() * std::cos(a);
+    }
+    return CD(double(re), double(im));
+}
+
+TEST_CASE("cuda complex: fft and ifft along each dimension, cut, padded, normalised") {
+    const HostT<CD> h = host_complex<CD>({6, 10});
+    const DevT<CD> z = h.cuda();
+    const auto H = [&](int64_t r, int64_t c) { return h.data()[r * 10 + c]; };
+    // along the last dimension (contiguous lines)
+    const DevT<CD> f1 = t7::fft(z);
+    CHECK(f1.sizes() == Shape{6, 10});
+    check_complex(
+        f1,
+        [&](int64_t i) {
+            return dft_term([&](int64_t j) { return H(i / 10, j); }, 10, i % 10, false);
+        },
+        1e-12);
+    // along dimension 0 (strided lines), padded to 8 points, ortho
+    const DevT<CD> f0 = t7::fft(z, 8, 0, t7::FftNorm::ortho);
+    CHECK(f0.sizes() == Shape{8, 10});
+    check_complex(
+        f0,
+        [&](int64_t i) {
+            const auto line = [&](int64_t j) { return j < 6 ? H(j, i % 10) : CD(0); };
+            return dft_term(line, 8, i / 10, false) / std::sqrt(8.0);
+        },
+        1e-12);
+    // ifft, cut to 4 points: (1/4) sum with the positive sign
+    const DevT<CD> i1 = t7::ifft(z, 4);
+    check_complex(
+        i1,
+        [&](int64_t i) {
+            return dft_term([&](int64_t j) { return H(i / 4, j); }, 4, i % 4, true) / 4.0;
+        },
+        1e-12);
+    // round trip, and fft2 against the 2-D definition (complex<float>, a real input)
+    check_complex(
+        t7::ifft(t7::fft(z, -1, 0), -1, 0), [&](int64_t i) { return h.data()[i]; }, 1e-12);
+    const HostT<float> hr = host<float>({4, 6}, wave);
+    const DevT<CF> f2 = t7::fft2(hr.cuda());
+    check_complex(
+        f2,
+        [&](int64_t i) {
+            const int64_t k0 = i / 6, k1 = i % 6;
+            CD acc = 0;
+            for (int64_t r = 0; r < 4; ++r)
+                acc += dft_term([&](int64_t j) { return CD(hr.data()[r * 6 + j]); }, 6, k1, false) *
+                       std::polar(1.0, -2 * 3.14159265358979323846 * double(r * k0 % 4) / 4);
+            return acc;
+        },
+        2e-6);
+    check_complex(
+        t7::ifftn(t7::fftn(z)), [&](int64_t i) { return h.data()[i]; }, 1e-12);
+    // errors: no dimension, a dimension out of range, no points
+    CHECK_THROWS_AS(t7::fft(DevT<CD>()), t7::ShapeError);
+    CHECK_THROWS_AS(t7::fft(z, -1, 2), t7::IndexError);
+    CHECK_THROWS_AS(t7::fft(z, 0), t7::ShapeError);
+}
+
+TEST_CASE("cuda complex: rfft and irfft, float and double") {
+    const HostT<double> h = host<double>({3, 9}, wave);
+    const DevT<double> x = h.cuda();
+    const DevT<CD> r = t7::rfft(x);
+    CHECK(r.sizes() == Shape{3, 5});
+    check_complex(
+        r,
+        [&](int64_t i) {
+            return dft_term([&](int64_t j) { return CD(h.data()[(i / 5) * 9 + j]); }, 9, i % 5,
+                            false);
+        },
+        1e-12);
+    // back to 9 real values (an odd n), and a transposed float input along dim 0
+    const DevT<double> back = t7::irfft(r, 9);
+    CHECK(back.sizes() == Shape{3, 9});
+    check_close(
+        back, [&](int64_t i) { return h.data()[i]; }, 1e-12);
+    const HostT<float> hf = host<float>({8, 3}, wave);
+    const DevT<CF> rf = t7::rfft(hf.cuda(), -1, 0);
+    CHECK(rf.sizes() == Shape{5, 3});
+    check_complex(
+        rf,
+        [&](int64_t i) {
+            return dft_term([&](int64_t j) { return CD(hf.data()[j * 3 + i % 3]); }, 8, i / 3,
+                            false);
+        },
+        2e-6);
+    const DevT<float> backf = t7::irfft(rf, -1, 0);
+    CHECK(backf.sizes() == Shape{8, 3});
+    check_close(
+        backf, [&](int64_t i) { return double(hf.data()[i]); }, 2e-6);
+    // irfftn's default length is 2 (m - 1): an even last dimension comes back whole
+    const HostT<double> h8 = host<double>({3, 8}, wave);
+    check_close(
+        t7::irfftn(t7::rfftn(h8.cuda())), [&](int64_t i) { return h8.data()[i]; }, 1e-12);
+}
+
+TEST_CASE("cuda complex: printing") {
+    HostT<CD> h(2);
+    h.data()[0] = CD(1, -2);
+    h.data()[1] = CD(0.5, 0);
+    const DevT<CD> g = h.cuda();
+    std::string want = t7::to_string(h);
+    const size_t at = want.find("torch.ComplexDoubleTensor");
+    REQUIRE(at != std::string::npos);
+    want.replace(at, 25, "torch.CudaComplexDoubleTensor");
+    CHECK(t7::to_string(g) == want);
+    CHECK(want.find("[torch.CudaComplexDoubleTensor of size 2]") != std::string::npos);
+}
+
+} // namespace cuda_tests
