@@ -178,10 +178,11 @@ struct ScatterLine {
     }
 };
 
+// The element of type W whose bytes `value` points to (the caller's scalar).
 template <class W>
-W word_of(uint64_t bits) {
+W word_of(const void* value) {
     W v{};
-    std::memcpy(static_cast<void*>(&v), &bits, sizeof(W));
+    std::memcpy(static_cast<void*>(&v), value, sizeof(W));
     return v;
 }
 
@@ -249,7 +250,7 @@ void masked_copy(void* x, int elem_size, const void* src, const uint8_t* mask, c
                                   "maskedCopy");
 }
 
-void masked_fill(void* x, int elem_size, uint64_t bits, const uint8_t* mask, const Strided2& s,
+void masked_fill(void* x, int elem_size, const void* value, const uint8_t* mask, const Strided2& s,
                  int device) {
     if (s.numel <= 0) return;
     require_device(device, "maskedFill");
@@ -259,7 +260,7 @@ void masked_fill(void* x, int elem_size, uint64_t bits, const uint8_t* mask, con
         using W = decltype(w);
         gpu::for_each_index(s.numel,
                             MaskedWords<W, MaskMode::fill>{static_cast<W*>(x), mask, nullptr,
-                                                           nullptr, 0, word_of<W>(bits), ix},
+                                                           nullptr, 0, word_of<W>(value), ix},
                             "maskedFill");
     });
 }
@@ -294,7 +295,7 @@ void index_gather(void* a, const void* b, int elem_size, const int64_t* idx, con
     });
 }
 
-void index_scatter(ScatterKind kind, DType type, void* a, const void* b, uint64_t bits,
+void index_scatter(ScatterKind kind, DType type, void* a, const void* b, const void* value,
                    const int64_t* idx, const Strided3& lines, int64_t n, int64_t sb, int64_t sx,
                    int64_t step, int device) {
     if (lines.numel <= 0 || n <= 0) return;
@@ -306,7 +307,7 @@ void index_scatter(ScatterKind kind, DType type, void* a, const void* b, uint64_
         gpu::for_each_index(
             lines.numel,
             ScatterLine<T, decltype(k)::value>{static_cast<T*>(a), static_cast<const T*>(b),
-                                               word_of<T>(bits), idx, ix, n, sb, sx, step},
+                                               word_of<T>(value), idx, ix, n, sb, sx, step},
             "scatter");
     };
     using Copy = std::integral_constant<ScatterKind, ScatterKind::copy>;

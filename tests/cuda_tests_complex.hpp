@@ -103,6 +103,20 @@ TEST_CASE("cuda complex: conversions, fills; complex to real is a TypeError") {
     ff.fill(CF(-1, 0.5f));
     check_complex(
         ff, [](int64_t) { return CD(-1, 0.5); }, 0);
+    // maskedFill writes the value's 16 bytes (complex<double>) or 8 (complex<float>)
+    const DevT<uint8_t> positive = x > 0.0f;
+    const DevT<uint8_t> m = positive.view(6);
+    const HostT<uint8_t> hm = m.cpu();
+    DevT<CD> mf(6);
+    mf.fill(CD(7, 8));
+    mf.maskedFill(m, CD(-0.5, 3.25));
+    check_complex(
+        mf, [&](int64_t i) { return hm.data()[i] ? CD(-0.5, 3.25) : CD(7, 8); }, 0);
+    DevT<CF> mff(6);
+    mff.zero();
+    mff.maskedFill(m, CF(2, -1));
+    check_complex(
+        mff, [&](int64_t i) { return hm.data()[i] ? CD(2, -1) : CD(0); }, 0);
     // complex -> real: TypeError, destination unchanged
     DevT<float> r = x.clone();
     CHECK_THROWS_AS(r.copy(z), t7::TypeError);

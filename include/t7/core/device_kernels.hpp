@@ -142,7 +142,7 @@ void masked_select(void* out, int64_t out_stride, const void* x, int elem_size, 
                    const Strided2& s, int device);
 void masked_copy(void* x, int elem_size, const void* src, const uint8_t* mask, const Strided2& s,
                  int device);
-void masked_fill(void* x, int elem_size, uint64_t bits, const uint8_t* mask, const Strided2& s,
+void masked_fill(void* x, int elem_size, const void* value, const uint8_t* mask, const Strided2& s,
                  int device);
 // The coordinates of the non-zero elements of x (operand 0 of `s`, in layout
 // order; sizes[0..rank) its sizes) into out, contiguous count x rank.
@@ -152,11 +152,11 @@ void nonzero(int64_t* out, DType type, const void* x, const Strided2& s, const i
 void index_gather(void* a, const void* b, int elem_size, const int64_t* idx, const Strided3& s,
                   int64_t step, int device);
 // For every line of `lines` (operands a, b, idx), k = 0 .. n - 1 in order:
-// a[o0 + idx[o2 + k * sx] * step] = b[o1 + k * sb] (copy), += (add), = bits (fill).
+// a[o0 + idx[o2 + k * sx] * step] = b[o1 + k * sb] (copy), += (add), = *value (fill).
 // A line's writes are sequential, so duplicates resolve as on the CPU (the last
 // write wins; additions accumulate in index order); distinct lines write distinct elements.
 enum class ScatterKind : int8_t { copy, add, fill };
-void index_scatter(ScatterKind kind, DType type, void* a, const void* b, uint64_t bits,
+void index_scatter(ScatterKind kind, DType type, void* a, const void* b, const void* value,
                    const int64_t* idx, const Strided3& lines, int64_t n, int64_t sb, int64_t sx,
                    int64_t step, int device);
 // Stable sort of every line of `lines` (operands x, values, indices; n

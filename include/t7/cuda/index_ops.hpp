@@ -46,13 +46,6 @@ inline void check_range_gpu(const char* op, const Tensor<int64_t, CUDA>& idx, in
     if (pos >= 0) fail_index_range(op, value, pos, idx.sizes(), dim, n);
 }
 
-template <class T>
-uint64_t bits_of(T v) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, &v, sizeof(T));
-    return bits;
-}
-
 // out[p] = src[p with coordinate `dim` replaced by idx[p]] over out's shape.
 template <class T>
 void gather_gpu(const char* op, const Tensor<T, CUDA>& out, const Tensor<T, CUDA>& src, int64_t dim,
@@ -75,7 +68,7 @@ void scatter_gpu(const char* op, ScatterOp kind, const Tensor<T, CUDA>& dst, con
     const cuda::rt::ScatterKind k = kind == ScatterOp::copy  ? cuda::rt::ScatterKind::copy
                                     : kind == ScatterOp::add ? cuda::rt::ScatterKind::add
                                                              : cuda::rt::ScatterKind::fill;
-    cuda::rt::index_scatter(k, dtype_of<T>(), dst.data(), src, bits_of(v), idx.data(), lines,
+    cuda::rt::index_scatter(k, dtype_of<T>(), dst.data(), src, &v, idx.data(), lines,
                             shape[size_t(dim)], src_st[size_t(dim)], idx_st[size_t(dim)],
                             dst.stride(dim), dst.getDevice());
 }
@@ -241,7 +234,7 @@ void op_masked_fill(ops_tag, Tensor<T, CUDA>& self, const N& node, T v) {
     const Tensor<uint8_t, CUDA> m = gpu_mask("maskedFill", self, node, mshape, true);
     const cuda::rt::Strided2 s =
         gpu::plan_strided2(self.sizes(), self.strides(), m.strides(), "maskedFill");
-    cuda::rt::masked_fill(self.data(), int(sizeof(T)), bits_of(v), m.data(), s, self.getDevice());
+    cuda::rt::masked_fill(self.data(), int(sizeof(T)), &v, m.data(), s, self.getDevice());
 }
 
 template <class T, class N>

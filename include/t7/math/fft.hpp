@@ -94,6 +94,35 @@ V* scratch(int slot, int64_t n) {
     return buf[slot].data();
 }
 
+// out = a transform of size n of x's lines along dim, in blocks of lines: each line
+// (cut to or padded with zeros to in_n values of A) is gathered into scratch,
+// run(dst, src) makes out_n values of B from it, and they are scaled into out.
+template <class A, class B, class O, class T, class S, class Run>
+void run_line_blocks(Tensor<O>& out, const Tensor<T>& x, int64_t dim, int64_t n, int64_t in_n,
+                     int64_t out_n, S scale, Run run) {
+    const int64_t len = x.size(dim), take = len < in_n ? len : in_n;
+    const int64_t xs = x.stride(dim), os = out.stride(dim);
+    const int64_t most = lines_per_block<std::complex<S>>(xs, n);
+    A* a = scratch<A>(0, most * in_n);
+    B* b = scratch<B>(1, most * out_n);
+    const T* xd = x.data();
+    O* od = out.data();
+    auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
+        for (int64_t k = 0; k < take; ++k)
+            for (int64_t l = 0; l < count; ++l)
+                a[l * in_n + k] = convert<A>(xd[io + l * gi + k * xs]);
+        for (int64_t l = 0; l < count; ++l) {
+            for (int64_t k = take; k < in_n; ++k) a[l * in_n + k] = A(0);
+            run(b + l * out_n, a + l * in_n);
+        }
+        for (int64_t k = 0; k < out_n; ++k)
+            for (int64_t l = 0; l < count; ++l)
+                od[oo + l * go + k * os] =
+                    scale == S(1) ? b[l * out_n + k] : b[l * out_n + k] * scale;
+    };
+    for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
+}
+
 // out (complex, sizes of x with n along dim) = the transform of x along dim,
 // x's lines cut to or padded with zeros to n points.
 template <class C, class T>
@@ -101,26 +130,8 @@ void complex_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, b
                    FftNorm norm) {
     using R = typename C::value_type;
     Plan<R>& plan = plan_for<R>(n);
-    const int64_t len = x.size(dim), take = len < n ? len : n;
-    const int64_t xs = x.stride(dim), os = out.stride(dim);
-    const R scale = R(scale_of(norm, n, inverse));
-    const int64_t most = lines_per_block<C>(xs, n);
-    C* a = scratch<C>(0, most * n);
-    C* b = scratch<C>(1, most * n);
-    const T* xd = x.data();
-    C* od = out.data();
-    auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
-        for (int64_t k = 0; k < take; ++k)
-            for (int64_t l = 0; l < count; ++l) a[l * n + k] = convert<C>(xd[io + l * gi + k * xs]);
-        for (int64_t l = 0; l < count; ++l) {
-            for (int64_t k = take; k < n; ++k) a[l * n + k] = C(0);
-            plan.run(b + l * n, a + l * n, inverse);
-        }
-        for (int64_t k = 0; k < n; ++k)
-            for (int64_t l = 0; l < count; ++l)
-                od[oo + l * go + k * os] = scale == R(1) ? b[l * n + k] : b[l * n + k] * scale;
-    };
-    for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
+    run_line_blocks<C, C>(out, x, dim, n, n, n, R(scale_of(norm, n, inverse)),
+                          [&](C* dst, C* src) { plan.run(dst, src, inverse); });
 }
 
 // out (complex, n/2 + 1 along dim) = the transform of the real x along dim.
@@ -128,52 +139,17 @@ template <class C, class T>
 void r2c_lines(Tensor<C>& out, const Tensor<T>& x, int64_t dim, int64_t n, FftNorm norm) {
     using R = typename C::value_type;
     Plan<R>& plan = plan_for<R>(n);
-    const int64_t len = x.size(dim), take = len < n ? len : n, half = n / 2 + 1;
-    const int64_t xs = x.stride(dim), os = out.stride(dim);
-    const R scale = R(scale_of(norm, n, false));
-    const int64_t most = lines_per_block<C>(xs, n);
-    R* a = scratch<R>(0, most * n);
-    C* b = scratch<C>(1, most * half);
-    const T* xd = x.data();
-    C* od = out.data();
-    auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
-        for (int64_t k = 0; k < take; ++k)
-            for (int64_t l = 0; l < count; ++l) a[l * n + k] = convert<R>(xd[io + l * gi + k * xs]);
-        for (int64_t l = 0; l < count; ++l) {
-            for (int64_t k = take; k < n; ++k) a[l * n + k] = R(0);
-            plan.run_r2c(b + l * half, a + l * n);
-        }
-        for (int64_t k = 0; k < half; ++k)
-            for (int64_t l = 0; l < count; ++l) od[oo + l * go + k * os] = b[l * half + k] * scale;
-    };
-    for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
+    run_line_blocks<R, C>(out, x, dim, n, n, n / 2 + 1, R(scale_of(norm, n, false)),
+                          [&](C* dst, R* src) { plan.run_r2c(dst, src); });
 }
 
 // out (real, n along dim) = the inverse transform of the half spectrum x along dim.
 template <class R, class C>
 void c2r_lines(Tensor<R>& out, const Tensor<C>& x, int64_t dim, int64_t n, FftNorm norm) {
-    Plan<R>& plan = plan_for<R>(n);
     using PC = std::complex<R>;
-    const int64_t half = n / 2 + 1, len = x.size(dim), take = len < half ? len : half;
-    const int64_t xs = x.stride(dim), os = out.stride(dim);
-    const R scale = R(scale_of(norm, n, true));
-    const int64_t most = lines_per_block<PC>(xs, n);
-    PC* a = scratch<PC>(0, most * half);
-    R* b = scratch<R>(1, most * n);
-    const C* xd = x.data();
-    R* od = out.data();
-    auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
-        for (int64_t k = 0; k < take; ++k)
-            for (int64_t l = 0; l < count; ++l)
-                a[l * half + k] = convert<PC>(xd[io + l * gi + k * xs]);
-        for (int64_t l = 0; l < count; ++l) {
-            for (int64_t k = take; k < half; ++k) a[l * half + k] = PC(0);
-            plan.run_c2r(b + l * n, a + l * half);
-        }
-        for (int64_t k = 0; k < n; ++k)
-            for (int64_t l = 0; l < count; ++l) od[oo + l * go + k * os] = b[l * n + k] * scale;
-    };
-    for_each_line_block(x.sizes(), x.strides(), out.strides(), dim, most, block);
+    Plan<R>& plan = plan_for<R>(n);
+    run_line_blocks<PC, R>(out, x, dim, n, n / 2 + 1, n, R(scale_of(norm, n, true)),
+                           [&](R* dst, PC* src) { plan.run_c2r(dst, src); });
 }
 
 // The destination of an into-result form: of type U == Want (else TypeError),
