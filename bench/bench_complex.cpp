@@ -1,5 +1,5 @@
-// Complex arithmetic (issue 42): w = z * z + c, w = exp(z), r = abs(z) and w = z * c
-// on complex64 and complex128 at 2^10, 2^16, 2^20 and 2^24 elements, against a
+// Complex arithmetic (issue 42): w = z * z + c, w = exp(z), r = abs(z), w = sin(z), w = log(z)
+// and w = z * c on complex64 and complex128 at 2^10, 2^16, 2^20 and 2^24 elements, against a
 // hand-written loop over the same arrays (std::complex), Eigen's arrays (the same
 // expressions on Map<ArrayXc>), and NumPy 1.24 (run through /usr/bin/python3 when it
 // imports numpy; each expression as a NumPy user writes it). "memory" compares
@@ -27,7 +27,6 @@ int g_rounds = 9;
 
 // NumPy's best times (seconds) keyed "op dtype log2n".
 std::map<std::string, double> numpy_times(int rounds) {
-    std::map<std::string, double> r;
     const std::string script =
         "import time, numpy as np\n"
         "def best(f, reps):\n"
@@ -48,23 +47,10 @@ std::map<std::string, double> numpy_times(int rounds) {
         "        print('zzc', dt, lg, best(lambda: z * z + c, reps))\n"
         "        print('exp', dt, lg, best(lambda: np.exp(z), reps))\n"
         "        print('abs', dt, lg, best(lambda: np.abs(z), reps))\n"
+        "        print('sin', dt, lg, best(lambda: np.sin(z), reps))\n"
+        "        print('log', dt, lg, best(lambda: np.log(z), reps))\n"
         "        print('mul', dt, lg, best(lambda: z * c, reps))\n";
-    std::string esc;
-    for (char ch : script) {
-        if (ch == '"' || ch == '\\' || ch == '$' || ch == '`') esc += '\\';
-        esc += ch;
-    }
-    const std::string cmd =
-        "env -u OPENBLAS_CORETYPE /usr/bin/python3 -c \"" + esc + "\" 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char op[16], dt[16];
-    int lg = 0;
-    double t = 0;
-    while (std::fscanf(p, "%15s %15s %d %lf", op, dt, &lg, &t) == 4)
-        r[std::string(op) + " " + dt + " " + std::to_string(lg)] = t;
-    pclose(p);
-    return r;
+    return bench::python_timings(script);
 }
 
 void row(const char* what, const char* dt, int lg, int threads, double t7, double hand,
@@ -124,6 +110,20 @@ void run(int lg, int threads, const std::map<std::string, double>& np) {
                      [&] { er = ez.abs(); }},
                     g_rounds, inner);
     row("r = abs(z)", dt, lg, threads, t[0], t[1], t[2], np, "abs");
+    t = bench::race({[&] { w = t7::sin(z); },
+                     [&] {
+                         for (int64_t i = 0; i < n; ++i) W[i] = std::sin(Z[i]);
+                     },
+                     [&] { ew = ez.sin(); }},
+                    g_rounds, inner);
+    row("w = sin(z)", dt, lg, threads, t[0], t[1], t[2], np, "sin");
+    t = bench::race({[&] { w = t7::log(z); },
+                     [&] {
+                         for (int64_t i = 0; i < n; ++i) W[i] = std::log(Z[i]);
+                     },
+                     [&] { ew = ez.log(); }},
+                    g_rounds, inner);
+    row("w = log(z)", dt, lg, threads, t[0], t[1], t[2], np, "log");
     t = bench::race({[&] { w = z * c; },
                      [&] {
                          for (int64_t i = 0; i < n; ++i) W[i] = Z[i] * Cc[i];

@@ -31,7 +31,6 @@ const char* backend() { return "Eigen's FFT module (default)"; }
 
 // NumPy's best times keyed "kind dtype size".
 std::map<std::string, double> numpy_times(int rounds) {
-    std::map<std::string, double> r;
     const std::string script =
         "import time, numpy as np\n"
         "def best(f, reps):\n"
@@ -57,22 +56,7 @@ std::map<std::string, double> numpy_times(int rounds) {
         "))\n"
         "    print('rfftn', dt, 1024, best(lambda: np.fft.rfftn(x), " +
         std::to_string(rounds) + "))\n";
-    std::string esc;
-    for (char ch : script) {
-        if (ch == '"' || ch == '\\' || ch == '$' || ch == '`') esc += '\\';
-        esc += ch;
-    }
-    const std::string cmd =
-        "env -u OPENBLAS_CORETYPE /usr/bin/python3 -c \"" + esc + "\" 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char kind[16], dt[16];
-    long n = 0;
-    double t = 0;
-    while (std::fscanf(p, "%15s %15s %ld %lf", kind, dt, &n, &t) == 4)
-        r[std::string(kind) + " " + dt + " " + std::to_string(n)] = t;
-    pclose(p);
-    return r;
+    return bench::python_timings(script);
 }
 
 void row(const char* kind, const char* dt, const std::string& size, double value, double into,

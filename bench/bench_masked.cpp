@@ -31,7 +31,6 @@ int g_rounds = 15;
 
 // NumPy's best times (seconds) keyed "op log2n kind", from one python3 run.
 std::map<std::string, double> numpy_times(int rounds) {
-    std::map<std::string, double> r;
     const std::string script =
         "import time, numpy as np\n"
         "def best(f, reps):\n"
@@ -57,23 +56,7 @@ std::map<std::string, double> numpy_times(int rounds) {
         "        def assign(): y[m] = v\n"
         "        print('assign', lg, kind, best(assign, reps))\n"
         "        print('nonzero', lg, kind, best(lambda: np.nonzero(m), reps))\n";
-    const std::string cmd = "env -u OPENBLAS_CORETYPE /usr/bin/python3 -c \"" + [&] {
-        std::string e;
-        for (char c : script) {
-            if (c == '"' || c == '\\' || c == '$' || c == '`') e += '\\';
-            e += c;
-        }
-        return e;
-    }() + "\" 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char op[32], kind[32];
-    int lg = 0;
-    double t = 0;
-    while (std::fscanf(p, "%31s %d %31s %lf", op, &lg, kind, &t) == 4)
-        r[std::string(op) + " " + std::to_string(lg) + " " + kind] = t;
-    pclose(p);
-    return r;
+    return bench::python_timings(script);
 }
 
 void report(const char* what, int lg, const char* kind, double t7, double hand,

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
+#include <map>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -57,4 +61,34 @@ inline void keep(const T& v) {
     asm volatile("" : : "g"(&v) : "memory");
 }
 
+// Runs a Python script with Debian's /usr/bin/python3 (NumPy 1.24; OpenBLAS's own
+// core detection) and reads its lines "word word ... seconds": the words, joined by
+// single spaces, map to the seconds. Empty when python3 or NumPy is missing.
+inline std::map<std::string, double> python_timings(const std::string& script) {
+    std::string esc;
+    for (char c : script) {
+        if (c == '"' || c == '\\' || c == '$' || c == '`') esc += '\\';
+        esc += c;
+    }
+    const std::string cmd =
+        "env -u OPENBLAS_CORETYPE /usr/bin/python3 -c \"" + esc + "\" 2>/dev/null";
+    std::map<std::string, double> out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) {
+        std::istringstream line(buf);
+        std::vector<std::string> words;
+        for (std::string w; line >> w;) words.push_back(w);
+        if (words.size() < 2) continue;
+        std::string key = words[0];
+        for (size_t k = 1; k + 1 < words.size(); ++k) key += " " + words[k];
+        try {
+            out[key] = std::stod(words.back());
+        } catch (const std::exception&) { // not a timing line
+        }
+    }
+    pclose(p);
+    return out;
+}
 } // namespace bench
