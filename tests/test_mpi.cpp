@@ -710,3 +710,25 @@ TEST_CASE_TEMPLATE("complex: point to point, broadcast, sum and prod in every la
         for (const Z& e : out.toVector()) REQUIRE(e == Z(9));
     }
 }
+
+// A distributed complex tensor (issue 42): sum and mean complex, norm of the moduli,
+// each the one-process value (max and min do not compile: tests/compile_fail).
+TEST_CASE("complex: DistTensor sum, mean and norm are global and complex-aware") {
+    using Z = std::complex<double>;
+    mp::Communicator c;
+    mp::DistTensor<Z> u(c, Shape{7, 5});
+    ComplexDoubleTensor whole(7, 5);
+    for (int64_t i = 0; i < 7; ++i)
+        for (int64_t j = 0; j < 5; ++j) whole(i, j) = Z(double(i - j), 0.5 * double(i * j % 3));
+    Tensor<Z> l = u.local();
+    for (int64_t i = 0; i < l.size(0); ++i)
+        for (int64_t j = 0; j < l.size(1); ++j)
+            l(i, j) = whole(u.offset()[0] + i, u.offset()[1] + j);
+    // small exact parts: the global sums are exact in any order
+    const Z s = t7::sum(u);
+    CHECK(s == Z(t7::sum(whole)));
+    CHECK(t7::mean(u) == s / 35.0);
+    CHECK(t7::norm(u) == doctest::Approx(t7::norm(whole)).epsilon(1e-14));
+    CHECK(t7::norm(u, 1) == doctest::Approx(t7::norm(whole, 1)).epsilon(1e-14));
+    CHECK(t7::sum(u(t7::slice(1, 3), t7::all)) == Z(t7::sum(whole.narrow(0, 1, 2))));
+}
