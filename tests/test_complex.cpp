@@ -465,6 +465,18 @@ TEST_CASE("complex: reductions and scans along a dimension against naive loops")
     CHECK(fn(1, 0) == doctest::Approx(std::sqrt(10.0)));
     const ComplexFloatTensor fc = t7::cumprod(f, 1);
     CHECK(CF(fc(0, 1)) == CF(3, 1)); // (1 + i)(2 - i)
+    // into a real tensor: TypeError (the imaginary parts are not dropped), nothing written
+    DoubleTensor real_out(1, 17);
+    real_out.fill(7);
+    LongTensor long_out(1, 17);
+    long_out.fill(7);
+    CHECK_THROWS_WITH_AS(t7::sum(real_out, z, 0), doctest::Contains("t7::real"), TypeError);
+    CHECK_THROWS_AS(t7::prod(long_out, z, 0), TypeError);
+    CHECK_THROWS_AS(t7::mean(real_out, z, 0), TypeError);
+    CHECK_THROWS_AS(t7::cumsum(real_out, z, 1), TypeError);
+    CHECK(t7::sum(real_out) == 7 * 17);
+    CHECK(t7::sum(long_out) == 7 * 17);
+    CHECK(t7::any(z, 0).isSize({1, 17})); // any and all test != 0: defined on complex
 }
 
 TEST_CASE("complex: matrix products against naive loops") {

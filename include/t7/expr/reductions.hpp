@@ -432,6 +432,9 @@ void assign_converted(Tensor<T, D>& out, const Tensor<U, D>& src) {
 // Accumulates R along dim of e into out (converted to out's type).
 template <class R, class T, class D, class E>
 Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op) {
+    // a complex sum or product into a real out: TypeError, as for an assignment
+    if constexpr (std::is_same_v<R, red::sum> || std::is_same_v<R, red::prod>)
+        check_not_complex_to_real<T, typename node_t<E>::value_type>(op);
     decltype(auto) e = node_ref(expr);
     using A = typename R::template acc<typename node_t<E>::value_type>;
     int64_t d;
@@ -558,6 +561,7 @@ void min(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const E& e, int64_t 
 }
 template <class T, class D, Expression E>
 Tensor<T, D>& mean(Tensor<T, D>& out, const E& e, int64_t dim) {
+    detail::check_not_complex_to_real<T, typename node_t<E>::value_type>("mean");
     using A = acc_t<typename node_t<E>::value_type>; // double, or complex<double>
     using S = std::conditional_t<is_complex_v<A>, A, double>;
     const double n = double(detail::count_along(as_node(e), dim, "mean"));
@@ -653,6 +657,7 @@ namespace detail {
 // out = e (out resized to e's shape, any element type), then scanned along dim.
 template <class T, class D, class E, class Op>
 Tensor<T, D>& scan_into(Tensor<T, D>& out, const E& e, int64_t dim, Op op, const char* name) {
+    check_not_complex_to_real<T, typename node_t<E>::value_type>(name);
     const Shape shape = reduce_dims_shape(as_node(e), name);
     const int64_t d = reduce_dim_index(shape, dim, name);
     // The scan runs in the input's accumulator type (the type cumsum(e, dim)
