@@ -502,6 +502,82 @@ TEST_CASE("complex: reductions, dot and vdot") {
     CHECK(CF(f(0, 0)) == CF(3, 3));
 }
 
+// Along a dimension (and into a given tensor, over several dimensions): the
+// types keep their element type (sum, prod, mean, cumsum, cumprod) or are real
+// (norm: of the moduli), against naive loops in complex<double>.
+TEST_CASE("complex: reductions and scans along a dimension against naive loops") {
+    ComplexDoubleTensor z(23, 17);
+    for (int64_t i = 0; i < 23; ++i)
+        for (int64_t j = 0; j < 17; ++j)
+            z(i, j) = Z(std::sin(double(i * 17 + j)), std::cos(0.7 * double(i) - double(j)));
+    const auto close = [](Z a, Z b) { return std::abs(a - b) <= 1e-12 * (1 + std::abs(b)); };
+    for (int64_t d : {0, 1}) {
+        CAPTURE(d);
+        const int64_t n = z.size(d), m = z.size(1 - d);
+        const ComplexDoubleTensor s = t7::sum(z, d), p = t7::prod(z, d), mu = t7::mean(z, d);
+        const ComplexDoubleTensor cs = t7::cumsum(z, d), cp = t7::cumprod(z, d);
+        const DoubleTensor n2 = t7::norm(z, 2, d), n1 = t7::norm(z, 1, d), n3 = t7::norm(z, 3, d);
+        ComplexDoubleTensor si, mi, ci;
+        DoubleTensor ni;
+        t7::sum(si, z, d);
+        t7::mean(mi, z, d);
+        t7::cumprod(ci, z, d);
+        t7::norm(ni, z, 2, d);
+        for (int64_t k = 0; k < m; ++k) {
+            Z acc = 0, pr = 1;
+            double q2 = 0, q1 = 0, q3 = 0;
+            for (int64_t i = 0; i < n; ++i) {
+                const Z x = d == 0 ? Z(z(i, k)) : Z(z(k, i));
+                acc += x, pr *= x;
+                q2 += std::norm(x), q1 += std::abs(x), q3 += std::pow(std::abs(x), 3);
+                const Z gs = d == 0 ? Z(cs(i, k)) : Z(cs(k, i)),
+                        gp = d == 0 ? Z(cp(i, k)) : Z(cp(k, i));
+                REQUIRE(close(gs, acc));
+                REQUIRE(close(gp, pr));
+                REQUIRE(close(d == 0 ? Z(ci(i, k)) : Z(ci(k, i)), pr));
+            }
+            const auto at = [&](const auto& t) { return d == 0 ? t(0, k) : t(k, 0); };
+            REQUIRE(close(Z(at(s)), acc));
+            REQUIRE(close(Z(at(si)), acc));
+            REQUIRE(close(Z(at(p)), pr));
+            REQUIRE(close(Z(at(mu)), acc / double(n)));
+            REQUIRE(close(Z(at(mi)), acc / double(n)));
+            REQUIRE(std::abs(at(n2) - std::sqrt(q2)) <= 1e-12 * std::sqrt(q2));
+            REQUIRE(std::abs(at(ni) - std::sqrt(q2)) <= 1e-12 * std::sqrt(q2));
+            REQUIRE(std::abs(at(n1) - q1) <= 1e-12 * q1);
+            REQUIRE(std::abs(at(n3) - std::cbrt(q3)) <= 1e-12 * std::cbrt(q3));
+        }
+    }
+    // every dimension at once (keepdim false): the whole sum; norm of the moduli
+    const ComplexDoubleTensor all = t7::sum(z, {0, 1}, false);
+    CHECK(close(Z(all(0)), Z(t7::sum(z))));
+    CHECK(std::abs(DoubleTensor(t7::norm(z, 2, {0, 1}, false))(0) - t7::norm(z)) <=
+          1e-12 * t7::norm(z));
+    // complex<float> keeps its type along a dimension; norm is a FloatTensor
+    ComplexFloatTensor f(2, 2);
+    f(0, 0) = CF(1, 1), f(0, 1) = CF(2, -1), f(1, 0) = CF(0, 3), f(1, 1) = CF(-1, 0);
+    const ComplexFloatTensor fs = t7::sum(f, 1), fp = t7::prod(f, 0), fm = t7::mean(f, 0);
+    const FloatTensor fn = t7::norm(f, 2, 1);
+    CHECK(CF(fs(0, 0)) == CF(3, 0));
+    CHECK(CF(fp(0, 1)) == CF(-2, 1)); // (2 - i)(-1)
+    CHECK(CF(fm(0, 0)) == CF(0.5f, 2));
+    CHECK(fn(1, 0) == doctest::Approx(std::sqrt(10.0)));
+    const ComplexFloatTensor fc = t7::cumprod(f, 1);
+    CHECK(CF(fc(0, 1)) == CF(3, 1)); // (1 + i)(2 - i)
+    // into a real tensor: TypeError (the imaginary parts are not dropped), nothing written
+    DoubleTensor real_out(1, 17);
+    real_out.fill(7);
+    LongTensor long_out(1, 17);
+    long_out.fill(7);
+    CHECK_THROWS_WITH_AS(t7::sum(real_out, z, 0), doctest::Contains("t7::real"), TypeError);
+    CHECK_THROWS_AS(t7::prod(long_out, z, 0), TypeError);
+    CHECK_THROWS_AS(t7::mean(real_out, z, 0), TypeError);
+    CHECK_THROWS_AS(t7::cumsum(real_out, z, 1), TypeError);
+    CHECK(t7::sum(real_out) == 7 * 17);
+    CHECK(t7::sum(long_out) == 7 * 17);
+    CHECK(t7::any(z, 0).isSize({1, 17})); // any and all test != 0: defined on complex
+}
+
 TEST_CASE("complex: matrix products against naive loops") {
     ComplexDoubleTensor a(37, 19), b(19, 41), v(19);
     for (int64_t i = 0; i < 37; ++i)
@@ -579,7 +655,10 @@ TEST_CASE("complex: .npy both ways, NumPy's bytes") {
     // a complex file as a real tensor, or as a t7::Object: TypeError naming the way
     CHECK_THROWS_WITH_AS(t7::fromNpy<double>(bytes), doctest::Contains("ComplexDoubleTensor"),
                          TypeError);
-    CHECK_THROWS_AS(t7::fromNpyAny(bytes), TypeError);
+    CHECK_THROWS_WITH_AS(t7::fromNpyAny(bytes),
+                         doctest::Contains("load it with loadNpy<std::complex<float>> or "
+                                           "loadNpy<std::complex<double>>"),
+                         TypeError);
 }
 
 TEST_CASE("complex: misuse") {

@@ -11,8 +11,11 @@
 
 #include <doctest/doctest.h>
 
+#include <complex>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace t7;
@@ -188,6 +191,65 @@ TEST_CASE_TEMPLATE("both sides share the memory: writes are seen on the other si
     y.data()[1 * y.stride(0) + 0 * y.stride(1)] = val<T>(5);
     CHECK(num(a.data()[0 * 6 + 1 + 1]) == 5);
     CHECK(values(y) == values(x));
+}
+
+// Complex elements (issue 42): kDLComplex with bits counting both parts, NumPy's
+// and PyTorch's layout; the real and imaginary parts travel in place.
+TEST_CASE_TEMPLATE("complex tensors both ways: kDLComplex 64 and 128", Z, std::complex<float>,
+                   std::complex<double>) {
+    using R = typename Z::value_type;
+    Tensor<Z> a(3, 4);
+    for (int64_t i = 0; i < a.nElement(); ++i) a.data()[i] = Z(R(i + 1), R(-0.5 * double(i)));
+    for (const Tensor<Z>& x : {a, a.t(), a.narrow(1, 1, 2), a.flip({1}), Tensor<Z>()}) {
+        CAPTURE(x.sizes());
+        DLManagedTensor* m = toDLPack(x);
+        const DLTensor& t = m->dl_tensor;
+        CHECK(t.dtype.code == kDLComplex);
+        CHECK(t.dtype.bits == sizeof(R) * 16);
+        CHECK(t.dtype.lanes == 1);
+        Tensor<Z> y = fromDLPack<Z>(m);
+        CHECK_FALSE(y.ownsStorage());
+        CHECK(y.sizes() == (x.dim() == 0 ? Shape{0} : x.sizes()));
+        if (x.nElement() == 0) continue;
+        CHECK(y.strides() == x.strides());
+        CHECK(y.data() == x.data());
+        const Z* p = static_cast<const Z*>(t.data);
+        CHECK(p[t.strides[0]] == x(1, 0)); // the consumer's reading of element (1, 0)
+        CHECK(y(1, 0) == x(1, 0));
+        CHECK(y(0, 1) == x(0, 1));
+    }
+    // a write through the import is a write of both parts of a's element
+    Tensor<Z> y = fromDLPack<Z>(toDLPack(a.t()));
+    y(2, 1) = Z(7, -8);
+    CHECK(a(1, 2) == Z(7, -8));
+
+    // a complex DLPack tensor is no real type's, and no real one is complex
+    std::vector<Z> mem(4, Z(1, 2));
+    Counter c;
+    DLManagedTensor* m = foreign<Z>(mem.data(), {2, 2}, {}, c);
+    std::string msg;
+    try {
+        fromDLPack<R>(m);
+    } catch (const TypeError& e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("(code 5, " + std::to_string(sizeof(Z) * 8) + " bits)") != std::string::npos);
+    CHECK_THROWS_AS(fromDLPack<double>(m), TypeError);
+    CHECK_THROWS_AS(fromDLPack<int64_t>(m), TypeError);
+    using Other =
+        std::conditional_t<std::is_same_v<R, float>, std::complex<double>, std::complex<float>>;
+    CHECK_THROWS_AS(fromDLPack<Other>(m), TypeError);
+    m->dl_tensor.dtype = detail::dlpack_dtype<R>(); // the real parts' type
+    CHECK_THROWS_AS(fromDLPack<Z>(m), TypeError);
+    m->dl_tensor.dtype.bits = uint8_t(sizeof(Z) * 8); // a real type as wide as Z
+    CHECK_THROWS_AS(fromDLPack<Z>(m), TypeError);
+    m->dl_tensor.dtype = detail::dlpack_dtype<Z>();
+    CHECK(c.calls == 0);
+    {
+        Tensor<Z> ok = fromDLPack<Z>(m);
+        CHECK(ok(1, 1) == Z(1, 2));
+    }
+    CHECK(c.calls == 1);
 }
 
 TEST_CASE("toDLPack keeps the storage alive until the deleter runs") {

@@ -14,6 +14,7 @@
 
 #include <doctest/doctest.h>
 
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -161,4 +162,37 @@ TEST_CASE("tensor7 -> torch -> tensor7 -> torch: one memory, every deleter once"
         CHECK(x.storage().use_count() == 2);
     }
     CHECK(x.storage().use_count() == 1);
+}
+
+// Complex elements (issue 42): kDLComplex 64 and 128 are torch's ComplexFloat and
+// ComplexDouble, both ways, the parts in place.
+TEST_CASE_TEMPLATE("complex tensors both ways through libtorch", Z, std::complex<float>,
+                   std::complex<double>) {
+    const at::ScalarType type =
+        std::is_same_v<Z, std::complex<float>> ? at::kComplexFloat : at::kComplexDouble;
+    t7::Tensor<Z> x(2, 3);
+    for (int64_t i = 0; i < 6; ++i) x.data()[i] = Z(float(i), -float(i) / 2);
+    {
+        at::Tensor a = at::fromDLPack(t7::toDLPack(x.t()));
+        CHECK(bool(a.scalar_type() == type));
+        CHECK(bool(a.strides() == at::IntArrayRef({1, 3})));
+        const auto v = a[2][1].item<c10::complex<double>>(); // x(1, 2) = 5 - 2.5i
+        CHECK(v.real() == 5);
+        CHECK(v.imag() == -2.5);
+        a[0][1].fill_(c10::complex<double>(7, 8)); // x(1, 0)
+        CHECK(x.data()[3] == Z(7, 8));
+    }
+    at::Tensor b = at::zeros({3, 2}, at::TensorOptions().dtype(type));
+    {
+        t7::Tensor<Z> y = t7::fromDLPack<Z>(at::toDLPack(b.t()));
+        CHECK(y.sizes() == t7::Shape{2, 3});
+        y.data()[1 * y.stride(0) + 2 * y.stride(1)] = Z(-1, 4); // y(1, 2) = b(2, 1)
+        const auto v = b[2][1].item<c10::complex<double>>();
+        CHECK(v.real() == -1);
+        CHECK(v.imag() == 4);
+        // torch's complex tensor is no real type's
+        DLManagedTensor* m = at::toDLPack(b);
+        CHECK_THROWS_AS(t7::fromDLPack<typename Z::value_type>(m), t7::TypeError);
+        m->deleter(m);
+    }
 }

@@ -8,6 +8,7 @@
 #include <t7/mpi.hpp>
 #include <t7/t7.hpp>
 
+#include <complex>
 #include <cstring>
 #include <new>
 #include <optional>
@@ -606,4 +607,128 @@ TEST_CASE("views without elements are messages of zero elements") {
     FloatTensor w(6);
     c.sendrecv(z, next, w.flip({0}), prev, 10);
     for (int64_t i = 0; i < 6; ++i) CHECK(w(i) == float(10 * prev + 5 - i));
+}
+
+// Complex elements (issue 42): MPI's C complex types, in every layout, point to
+// point and collectives; sum and prod (small integer parts: exact in any order,
+// and bit-identical in rank order when deterministic); max and min refused.
+namespace {
+template <class Z>
+Z zval(int rank, int64_t i) {
+    using R = typename Z::value_type;
+    return Z(R((rank * 5 + i) % 3 + 1), R((rank * 2 + i * 7) % 3 - 1));
+}
+template <class Z>
+void zfill(Tensor<Z> x, int rank) {
+    int64_t i = 0;
+    for (auto& e : x) e = zval<Z>(rank, i++);
+}
+template <class Z>
+void zcheck(const Tensor<Z>& x, int p, mp::Op op, int rank = -1) {
+    const auto got = x.toVector();
+    for (size_t i = 0; i < got.size(); ++i) {
+        Z want = zval<Z>(rank < 0 ? 0 : rank, int64_t(i));
+        for (int q = 1; rank < 0 && q < p; ++q)
+            want =
+                op == mp::Op::sum ? want + zval<Z>(q, int64_t(i)) : want * zval<Z>(q, int64_t(i));
+        REQUIRE(got[i] == want);
+    }
+}
+} // namespace
+
+TEST_CASE_TEMPLATE("complex: point to point, broadcast, sum and prod in every layout", Z,
+                   std::complex<float>, std::complex<double>) {
+    mp::Communicator c;
+    const int p = c.size(), r = c.rank(), next = (r + 1) % p, prev = (r + p - 1) % p;
+    for (bool det : {false, true}) {
+        c.setDeterministic(det);
+        for (int a = 0; a < n_layouts; ++a) {
+            CAPTURE(det);
+            CAPTURE(layout_names[a]);
+            auto x = make<Z>(a), y = make<Z>((a + 1) % n_layouts);
+            zfill(x, r);
+            y.fill(Z(0));
+            c.sendrecv(x, next, y, prev, 3);
+            zcheck(y, p, mp::Op::sum, prev);
+            zfill(y, r);
+            c.broadcast(y, p - 1);
+            zcheck(y, p, mp::Op::sum, p - 1);
+            for (mp::Op op : {mp::Op::sum, mp::Op::prod}) {
+                CAPTURE(int(op));
+                zfill(x, r);
+                c.allreduce(x, op);
+                zcheck(x, p, op);
+                auto out = twin(x);
+                zfill(x, r);
+                c.allreduce(x, out, op);
+                zcheck(out, p, op);
+                zcheck(x, p, op, r); // unchanged
+                auto red = twin(x);
+                red.fill(Z(0));
+                c.reduce(x, red, p - 1, op);
+                if (r == p - 1) zcheck(red, p, op);
+                out.fill(Z(0));
+                auto q = c.iallreduce(x, out, op);
+                q.wait();
+                zcheck(out, p, op);
+            }
+        }
+        // reduceScatter: chunk r of the sum
+        Tensor<Z> x(3 * p, 2), out(3, 2);
+        zfill(x, r);
+        c.reduceScatter(x, out);
+        Tensor<Z> whole(3 * p, 2);
+        zfill(whole, 0);
+        for (int q = 1; q < p; ++q) {
+            Tensor<Z> t(3 * p, 2);
+            zfill(t, q);
+            whole += t;
+        }
+        CHECK(t7::equal(out, whole.narrow(0, 3 * r, 3)));
+    }
+    c.setDeterministic(false);
+
+    // max and min of complex numbers: TypeError naming the function, nothing written
+    for (mp::Op op : {mp::Op::max, mp::Op::min}) {
+        auto x = make<Z>(transposed), out = make<Z>(contiguous);
+        zfill(x, r);
+        out.fill(Z(9));
+        std::string msg;
+        try {
+            c.allreduce(x, op);
+        } catch (const TypeError& e) {
+            msg = e.what();
+        }
+        CHECK(msg.find("t7::mpi::allreduce: Op::") != std::string::npos);
+        CHECK(msg.find("no order") != std::string::npos);
+        zcheck(x, p, op, r);
+        CHECK_THROWS_AS(c.allreduce(x, out, op), TypeError);
+        CHECK_THROWS_AS(c.reduce(x, out, 0, op), TypeError);
+        CHECK_THROWS_AS(c.iallreduce(x, out, op), TypeError);
+        Tensor<Z> rs(p, 1);
+        CHECK_THROWS_AS(c.reduceScatter(rs, out.narrow(0, 0, 1).narrow(1, 0, 1), op), TypeError);
+        for (const Z& e : out.toVector()) REQUIRE(e == Z(9));
+    }
+}
+
+// A distributed complex tensor (issue 42): sum and mean complex, norm of the moduli,
+// each the one-process value (max and min do not compile: tests/compile_fail).
+TEST_CASE("complex: DistTensor sum, mean and norm are global and complex-aware") {
+    using Z = std::complex<double>;
+    mp::Communicator c;
+    mp::DistTensor<Z> u(c, Shape{7, 5});
+    ComplexDoubleTensor whole(7, 5);
+    for (int64_t i = 0; i < 7; ++i)
+        for (int64_t j = 0; j < 5; ++j) whole(i, j) = Z(double(i - j), 0.5 * double(i * j % 3));
+    Tensor<Z> l = u.local();
+    for (int64_t i = 0; i < l.size(0); ++i)
+        for (int64_t j = 0; j < l.size(1); ++j)
+            l(i, j) = whole(u.offset()[0] + i, u.offset()[1] + j);
+    // small exact parts: the global sums are exact in any order
+    const Z s = t7::sum(u);
+    CHECK(s == Z(t7::sum(whole)));
+    CHECK(t7::mean(u) == s / 35.0);
+    CHECK(t7::norm(u) == doctest::Approx(t7::norm(whole)).epsilon(1e-14));
+    CHECK(t7::norm(u, 1) == doctest::Approx(t7::norm(whole, 1)).epsilon(1e-14));
+    CHECK(t7::sum(u(t7::slice(1, 3), t7::all)) == Z(t7::sum(whole.narrow(0, 1, 2))));
 }

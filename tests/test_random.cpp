@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstring>
+#include <numbers>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -338,4 +340,53 @@ TEST_CASE("random errors name the operation") {
     t7::FloatTensor e;
     e.uniform();
     CHECK(t7::getRNGState() == before);
+}
+
+// Complex normals (issue 42, PyTorch's rule): real and imaginary parts each
+// N(mean, stdv^2 / 2), the real parts drawn first, then the imaginary ones.
+TEST_CASE_TEMPLATE("randn and normal of complex tensors: parts N(0, 1/2), seeded", Z,
+                   std::complex<float>, std::complex<double>) {
+    const int64_t n = 1000000;
+    t7::manualSeed(31);
+    const t7::Tensor<Z> z = t7::randn<Z>(n);
+    const t7::DoubleTensor re = t7::cast<double>(t7::real(z)), im = t7::cast<double>(t7::imag(z));
+    // sample means: sd sqrt(0.5 / n) = 7.1e-4; variances: sd sqrt(2 * 0.25 / n) = 7.1e-4;
+    // mean(re im): sd 5e-4. Tolerances of 7 sd or more.
+    CHECK(std::abs(t7::mean(re)) < 0.005);
+    CHECK(std::abs(t7::mean(im)) < 0.005);
+    CHECK(std::abs(t7::var(re) - 0.5) < 0.005);
+    CHECK(std::abs(t7::var(im) - 0.5) < 0.005);
+    CHECK(std::abs(t7::mean(re * im)) < 0.005);
+    CHECK(std::abs(t7::mean(t7::cast<double>(t7::abs(z)) * t7::cast<double>(t7::abs(z))) - 1) <
+          0.01); // E|z|^2 = 1
+    // the same seed, the same values; another draw differs
+    t7::manualSeed(31);
+    const t7::Tensor<Z> again = t7::randn<Z>(t7::Shape{n});
+    CHECK(t7::equal(again, z));
+    CHECK_FALSE(t7::equal(t7::randn<Z>(n), z));
+    // a user's generator, and normal(mean, stdv) into an existing (strided) tensor
+    t7::Generator g1(5), g2(5);
+    const t7::Tensor<Z> a = t7::randn<Z>(g1, 3, 4), b = t7::randn<Z>(g2, t7::Shape{3, 4});
+    CHECK(t7::equal(a, b));
+    t7::Tensor<Z> big(2000, 1000), into = big.t();
+    into.normal(2, 3);
+    const t7::DoubleTensor r2 = t7::cast<double>(t7::real(into)),
+                           i2 = t7::cast<double>(t7::imag(into));
+    CHECK(std::abs(t7::mean(r2) - 2) < 0.02); // sd 3 / sqrt(2) / 1414 = 1.5e-3
+    CHECK(std::abs(t7::mean(i2) - 2) < 0.02);
+    CHECK(std::abs(t7::var(r2) - 4.5) < 0.05); // 9 / 2; sd 4.5 sqrt(2 / 2e6) = 4.5e-3
+    CHECK(std::abs(t7::var(i2) - 4.5) < 0.05);
+    CHECK_THROWS_AS(into.normal(0, -1), t7::Error);
+}
+
+TEST_CASE("complex normal: the real parts are the draws of a real normal(0, 1/sqrt 2)") {
+    using Z = std::complex<double>;
+    t7::manualSeed(77);
+    const t7::Tensor<Z> z = t7::randn<Z>(101);
+    t7::manualSeed(77);
+    t7::DoubleTensor re(101), im(101);
+    re.normal(0, 1 / std::numbers::sqrt2); // stdv / sqrt 2, as normal(0, 1) divides it
+    im.normal(0, 1 / std::numbers::sqrt2);
+    CHECK(same_bits(t7::real(z).contiguous(), re));
+    CHECK(same_bits(t7::imag(z).contiguous(), im));
 }

@@ -50,7 +50,9 @@ constexpr DLDataType dlpack_dtype() {
     DLDataType t{};
     t.bits = uint8_t(sizeof(T) * 8);
     t.lanes = 1;
-    if constexpr (std::is_same_v<T, Half> || std::is_floating_point_v<T>)
+    if constexpr (is_complex_v<T>) // interleaved (re, im): bits count both parts
+        t.code = uint8_t(kDLComplex);
+    else if constexpr (std::is_same_v<T, Half> || std::is_floating_point_v<T>)
         t.code = uint8_t(kDLFloat);
     else if constexpr (std::is_signed_v<T>)
         t.code = uint8_t(kDLInt);
@@ -113,7 +115,8 @@ inline const char* dlpack_device_name(int type) {
 } // namespace detail
 
 // A DLPack view of x's memory: sizes and strides (in elements) of x, dtype of T
-// (Half: kDLFloat 16; uint8: kDLUInt 8), device kDLCPU (device_id 0) or kDLCUDA
+// (Half: kDLFloat 16; uint8: kDLUInt 8; std::complex<float>: kDLComplex 64,
+// std::complex<double>: kDLComplex 128), device kDLCPU (device_id 0) or kDLCUDA
 // (device_id x.getDevice()), data = x.data() and byte_offset 0. Nothing is
 // copied: writes on either side are seen by the other. The managed tensor keeps
 // x's storage alive until its `deleter` is called, which the consumer must do

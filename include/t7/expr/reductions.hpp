@@ -146,14 +146,14 @@ auto reduce_dim(const E& e, int64_t dim, const char* op) {
     return reduce_dim_as<R, typename R::template acc<typename node_t<E>::value_type>>(e, dim, op);
 }
 
-// Results along a dimension: floating and complex types keep theirs (a complex sum
-// along a dimension is complex), integers sum to int64 and average to double.
+// The element types of sums, products and means along a dimension: floating and
+// complex types keep theirs, integers widen (int64 sums, double means).
 template <class V>
-inline constexpr bool keeps_type_v = std::is_floating_point_v<compute_t<V>> || is_complex_v<V>;
+inline constexpr bool keeps_type = std::is_floating_point_v<compute_t<V>> || is_complex_v<V>;
 template <class V>
-using sum_t = std::conditional_t<keeps_type_v<V>, compute_t<V>, int64_t>;
+using sum_t = std::conditional_t<keeps_type<V>, compute_t<V>, int64_t>;
 template <class V>
-using mean_t = std::conditional_t<keeps_type_v<V>, compute_t<V>, double>;
+using mean_t = std::conditional_t<keeps_type<V>, compute_t<V>, double>;
 
 // What a mean sums: integers as doubles, whose sum cannot wrap (the mean of
 // int64 values near the limits is right; an int64 sum would overflow).
@@ -294,19 +294,25 @@ auto all_t::operator()(const E& e, int64_t dim) const {
 }
 template <Expression E>
 auto norm(const E& e, double p, int64_t dim) {
-    using R = detail::mean_t<typename node_t<E>::value_type>;
-    if (p == 0) { // the count of non-zero elements
+    // of a complex expression: the norm of the moduli, a real tensor (NumPy's)
+    if constexpr (is_complex_v<typename node_t<E>::value_type>) {
+        return norm(t7::abs(e), p, dim);
+    } else {
+        using R = detail::mean_t<typename node_t<E>::value_type>;
+        if (p == 0) { // the count of non-zero elements
+            auto s = detail::reduce_dim<red::sum>(t7::cast<double>(t7::cast<double>(e) != 0.0), dim,
+                                                  "norm");
+            return t7::eval(t7::cast<R>(s));
+        }
+        if (p == 2) {
+            auto s = detail::reduce_dim<red::sum>(t7::cast<double>(e) * t7::cast<double>(e), dim,
+                                                  "norm");
+            return t7::eval(t7::cast<R>(t7::sqrt(s)));
+        }
         auto s =
-            detail::reduce_dim<red::sum>(t7::cast<double>(t7::cast<double>(e) != 0.0), dim, "norm");
-        return t7::eval(t7::cast<R>(s));
+            detail::reduce_dim<red::sum>(t7::pow(t7::abs(t7::cast<double>(e)), p), dim, "norm");
+        return t7::eval(t7::cast<R>(t7::pow(s, 1.0 / p)));
     }
-    if (p == 2) {
-        auto s =
-            detail::reduce_dim<red::sum>(t7::cast<double>(e) * t7::cast<double>(e), dim, "norm");
-        return t7::eval(t7::cast<R>(t7::sqrt(s)));
-    }
-    auto s = detail::reduce_dim<red::sum>(t7::pow(t7::abs(t7::cast<double>(e)), p), dim, "norm");
-    return t7::eval(t7::cast<R>(t7::pow(s, 1.0 / p)));
 }
 // Variance along dim: the mean (kept dim, size 1) broadcasts back over the input.
 namespace detail {
@@ -426,6 +432,9 @@ void assign_converted(Tensor<T, D>& out, const Tensor<U, D>& src) {
 // Accumulates R along dim of e into out (converted to out's type).
 template <class R, class T, class D, class E>
 Tensor<T, D>& reduce_dim_into(Tensor<T, D>& out, const E& expr, int64_t dim, const char* op) {
+    // a complex sum or product into a real out: TypeError, as for an assignment
+    if constexpr (std::is_same_v<R, red::sum> || std::is_same_v<R, red::prod>)
+        check_not_complex_to_real<T, typename node_t<E>::value_type>(op);
     decltype(auto) e = node_ref(expr);
     using A = typename R::template acc<typename node_t<E>::value_type>;
     int64_t d;
@@ -552,14 +561,19 @@ void min(Tensor<T, D>& values, Tensor<int64_t, D>& indices, const E& e, int64_t 
 }
 template <class T, class D, Expression E>
 Tensor<T, D>& mean(Tensor<T, D>& out, const E& e, int64_t dim) {
+    detail::check_not_complex_to_real<T, typename node_t<E>::value_type>("mean");
+    using A = acc_t<typename node_t<E>::value_type>; // double, or complex<double>
+    using S = std::conditional_t<is_complex_v<A>, A, double>;
     const double n = double(detail::count_along(as_node(e), dim, "mean"));
-    auto s = detail::scratch<double, D, 1>(detail::kept_shape(e, dim, "mean"));
-    detail::reduce_dim_into<red::sum>(s, t7::cast<double>(e), dim, "mean");
+    auto s = detail::scratch<S, D, 1>(detail::kept_shape(e, dim, "mean"));
+    detail::reduce_dim_into<red::sum>(s, t7::cast<S>(e), dim, "mean");
     detail::resize_result(out, s.sizes());
     return out.assign(t7::cast<T>(s / n));
 }
 template <class T, class D, Expression E>
 Tensor<T, D>& norm(Tensor<T, D>& out, const E& e, double p, int64_t dim) {
+    if constexpr (is_complex_v<typename node_t<E>::value_type>)
+        return norm(out, t7::abs(e), p, dim);
     auto s = detail::scratch<double, D, 1>(detail::kept_shape(e, dim, "norm"));
     const auto x = t7::cast<double>(e);
     if (p == 0) { // the count of non-zero elements
@@ -643,6 +657,7 @@ namespace detail {
 // out = e (out resized to e's shape, any element type), then scanned along dim.
 template <class T, class D, class E, class Op>
 Tensor<T, D>& scan_into(Tensor<T, D>& out, const E& e, int64_t dim, Op op, const char* name) {
+    check_not_complex_to_real<T, typename node_t<E>::value_type>(name);
     const Shape shape = reduce_dims_shape(as_node(e), name);
     const int64_t d = reduce_dim_index(shape, dim, name);
     // The scan runs in the input's accumulator type (the type cumsum(e, dim)

@@ -1,7 +1,9 @@
 // Linear algebra through Eigen's decompositions (Torch7's LAPACK interface):
 // gesv, inverse, potrf, potrs, potri, qr, svd, symeig, eig, gels. Float and
-// double; inputs of any layout; results are new contiguous tensors. Singular or
-// non-positive-definite inputs throw t7::Error, never return garbage.
+// double; gesv, inverse, qr, svd and eig also complex<float> and complex<double>
+// (Eigen's decompositions are the same templates for both). Inputs of any layout;
+// results are new contiguous tensors. Singular or non-positive-definite inputs
+// throw t7::Error, never return garbage.
 #pragma once
 
 #include "../core/error.hpp"
@@ -18,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 
@@ -35,13 +38,14 @@ struct QRResult {
 };
 template <class T, class D = CPU>
 struct SVDResult {
-    Tensor<T, D> u; // m x k (some) or m x m (all)
-    Tensor<T, D> s; // k singular values, descending
-    Tensor<T, D> v; // n x k (some) or n x n (all): A = U diag(S) V^T
+    Tensor<T, D> u;         // m x k (some) or m x m (all)
+    Tensor<real_t<T>, D> s; // k singular values, descending (real for a complex A)
+    Tensor<T, D> v;         // n x k (some) or n x n (all): A = U diag(S) V^H
 };
 template <class T, class D = CPU>
 struct EigResult {
-    Tensor<T, D> values;  // symeig: n, ascending; eig: n x 2 (real, imaginary parts)
+    Tensor<T, D> values;  // symeig: n, ascending; eig: n x 2 (real, imaginary parts),
+                          // or n complex values for a complex A
     Tensor<T, D> vectors; // eigenvectors as columns; empty unless requested
 };
 
@@ -49,6 +53,10 @@ namespace detail {
 
 template <class T>
 concept LapackScalar = std::is_same_v<T, float> || std::is_same_v<T, double>;
+// The functions whose Eigen decomposition takes complex matrices as well.
+template <class T>
+concept LinalgScalar = LapackScalar<T> || std::is_same_v<T, std::complex<float>> ||
+    std::is_same_v<T, std::complex<double>>;
 
 template <class T>
 using EMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
@@ -115,8 +123,8 @@ Eigen::PartialPivLU<EMatrix<T>> checked_lu(const Tensor<T, D>& a, const char* op
         if (f(i, i) == T(0))
             fail<Error>(op, ": the matrix of size ", a.sizes(), " is singular (U(", i, ",", i,
                         ") is zero)");
-    const T rc = lu.rcond();
-    if (!(rc >= std::numeric_limits<T>::epsilon()))
+    const real_t<T> rc = lu.rcond();
+    if (!(rc >= std::numeric_limits<real_t<T>>::epsilon()))
         fail<Error>(op, ": the matrix of size ", a.sizes(),
                     " is singular to working precision (reciprocal condition number ", rc, ")");
     return lu;
@@ -132,7 +140,7 @@ inline bool upper_of(char uplo, const char* op) {
 
 // Solves A X = B (A: n x n; B: n x k, or n giving a 1-D X). Returns X and the LU
 // factors of A (Torch7's torch.gesv(B, A): the right-hand side comes first).
-template <detail::LapackScalar T, class D>
+template <detail::LinalgScalar T, class D>
 GesvResult<T, D> gesv(const Tensor<T, D>& B, const Tensor<T, D>& A) {
     detail::require_square(A, "gesv", "A");
     if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != A.size(0))
@@ -146,7 +154,7 @@ GesvResult<T, D> gesv(const Tensor<T, D>& B, const Tensor<T, D>& A) {
 }
 
 // The inverse of a square, non-singular matrix.
-template <detail::LapackScalar T, class D>
+template <detail::LinalgScalar T, class D>
 Tensor<T, D> inverse(const Tensor<T, D>& A) {
     detail::require_square(A, "inverse", "the input");
     detail::require_workspace<T>("inverse", detail::ws_of(3, A));
@@ -205,9 +213,9 @@ Tensor<T, D> potri(const Tensor<T, D>& chol, char uplo = 'U') {
     return potrs(eye<T, D>(chol.size(0)), chol, uplo);
 }
 
-// Reduced QR: A (m x n) = Q R with Q m x k (orthonormal columns), R k x n upper
-// triangular, k = min(m, n) (Householder, as LAPACK's geqrf: signs unnormalised).
-template <detail::LapackScalar T, class D>
+// Reduced QR: A (m x n) = Q R with Q m x k (orthonormal columns: Q^H Q = I), R k x n
+// upper triangular, k = min(m, n) (Householder, as LAPACK's geqrf: signs unnormalised).
+template <detail::LinalgScalar T, class D>
 QRResult<T, D> qr(const Tensor<T, D>& A) {
     detail::require_dim(A, 2, "qr", "a matrix");
     detail::require_workspace<T>("qr", detail::ws_of(4, A));
@@ -220,9 +228,9 @@ QRResult<T, D> qr(const Tensor<T, D>& A) {
     return {detail::matrix_tensor<T>(q), detail::matrix_tensor<T>(r)};
 }
 
-// Singular value decomposition A = U diag(S) V^T. some = 'S': reduced (k = min(m,
-// n) columns); 'A': U m x m and V n x n.
-template <detail::LapackScalar T, class D>
+// Singular value decomposition A = U diag(S) V^H (V^T for real A; S is real either
+// way). some = 'S': reduced (k = min(m, n) columns); 'A': U m x m and V n x n.
+template <detail::LinalgScalar T, class D>
 SVDResult<T, D> svd(const Tensor<T, D>& A, char some = 'S') {
     detail::require_dim(A, 2, "svd", "a matrix");
     if (some != 'S' && some != 'A')
@@ -240,7 +248,8 @@ SVDResult<T, D> svd(const Tensor<T, D>& A, char some = 'S') {
     const unsigned opts = some == 'S' ? Eigen::ComputeThinU | Eigen::ComputeThinV
                                       : Eigen::ComputeFullU | Eigen::ComputeFullV;
     Eigen::BDCSVD<detail::EMatrix<T>> s(m, opts);
-    return {detail::matrix_tensor<T>(s.matrixU()), detail::vector_tensor<T>(s.singularValues()),
+    return {detail::matrix_tensor<T>(s.matrixU()),
+            detail::vector_tensor<real_t<T>>(s.singularValues()),
             detail::matrix_tensor<T>(s.matrixV())};
 }
 
@@ -271,7 +280,9 @@ EigResult<T, D> symeig(const Tensor<T, D>& A, char jobz = 'N', char uplo = 'U') 
 // 'V' also the eigenvectors as LAPACK's geev gives them: a real eigenvalue's vector
 // is a column; for a complex pair (imaginary part > 0 first) columns j and j+1 hold
 // the real and imaginary parts of the first one's vector. Each is of unit norm.
-template <detail::LapackScalar T, class D>
+// A complex A gives its n eigenvalues as a complex vector and, with 'V', the unit
+// eigenvectors as complex columns (Eigen's ComplexEigenSolver; LAPACK's zgeev).
+template <detail::LinalgScalar T, class D>
 EigResult<T, D> eig(const Tensor<T, D>& A, char jobvr = 'N') {
     detail::require_square(A, "eig", "A");
     if (jobvr != 'N' && jobvr != 'V')
@@ -279,29 +290,38 @@ EigResult<T, D> eig(const Tensor<T, D>& A, char jobvr = 'N') {
     detail::require_workspace<T>("eig", detail::ws_of(8, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "eig", A);
-    Eigen::EigenSolver<detail::EMatrix<T>> es(m, jobvr == 'V');
-    if (es.info() != Eigen::Success)
-        detail::fail<Error>("eig: the QR iteration did not converge for size ", A.sizes());
-    const auto& ev = es.eigenvalues();
-    const Eigen::Index n = ev.size();
-    detail::EMatrix<T> vals(n, 2);
-    for (Eigen::Index i = 0; i < n; ++i) vals.row(i) << ev(i).real(), ev(i).imag();
-    EigResult<T, D> r{detail::matrix_tensor<T>(vals), Tensor<T, D>()};
-    if (jobvr == 'V') {
-        detail::EMatrix<T> v = es.pseudoEigenvectors();
-        for (Eigen::Index j = 0; j < n; ++j) {
-            if (ev(j).imag() != T(0) && j + 1 < n) { // a complex pair: normalise x + iy
-                const T nrm = std::sqrt(v.col(j).squaredNorm() + v.col(j + 1).squaredNorm());
-                v.col(j) /= nrm;
-                v.col(j + 1) /= nrm;
-                ++j;
-            } else {
-                v.col(j).normalize();
+    if constexpr (is_complex_v<T>) {
+        Eigen::ComplexEigenSolver<detail::EMatrix<T>> es(m, jobvr == 'V');
+        if (es.info() != Eigen::Success)
+            detail::fail<Error>("eig: the QR iteration did not converge for size ", A.sizes());
+        EigResult<T, D> r{detail::vector_tensor<T>(es.eigenvalues()), Tensor<T, D>()};
+        if (jobvr == 'V') r.vectors = detail::matrix_tensor<T>(es.eigenvectors());
+        return r;
+    } else {
+        Eigen::EigenSolver<detail::EMatrix<T>> es(m, jobvr == 'V');
+        if (es.info() != Eigen::Success)
+            detail::fail<Error>("eig: the QR iteration did not converge for size ", A.sizes());
+        const auto& ev = es.eigenvalues();
+        const Eigen::Index n = ev.size();
+        detail::EMatrix<T> vals(n, 2);
+        for (Eigen::Index i = 0; i < n; ++i) vals.row(i) << ev(i).real(), ev(i).imag();
+        EigResult<T, D> r{detail::matrix_tensor<T>(vals), Tensor<T, D>()};
+        if (jobvr == 'V') {
+            detail::EMatrix<T> v = es.pseudoEigenvectors();
+            for (Eigen::Index j = 0; j < n; ++j) {
+                if (ev(j).imag() != T(0) && j + 1 < n) { // a complex pair: normalise x + iy
+                    const T nrm = std::sqrt(v.col(j).squaredNorm() + v.col(j + 1).squaredNorm());
+                    v.col(j) /= nrm;
+                    v.col(j + 1) /= nrm;
+                    ++j;
+                } else {
+                    v.col(j).normalize();
+                }
             }
+            r.vectors = detail::matrix_tensor<T>(v);
         }
-        r.vectors = detail::matrix_tensor<T>(v);
+        return r;
     }
-    return r;
 }
 
 // Least squares (m >= n: minimises ||A X - B||) or minimum norm (m < n: the

@@ -19,6 +19,7 @@
 #include "../iter/loop.hpp"
 #include "../iter/overlap.hpp"
 #include "../iter/parallel.hpp"
+#include "../tensor/complex_parts.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/tensor.hpp"
 #include "../tensor/transfer.hpp"
@@ -33,6 +34,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <numbers>
 #include <random>
 #include <utility>
 #include <vector>
@@ -397,15 +399,32 @@ Tensor<T, D>& Tensor<T, D>::uniform(double a, double b) {
     return detail::random_fill(*this, rng::Uniform<T>{a, b - a}, "uniform");
 }
 
+// A complex tensor (PyTorch's rule): its real parts, then its imaginary parts,
+// each N(mean, stdv^2 / 2), so that E|z - mean(1 + i)|^2 = stdv^2; drawn through
+// the real views of the parts (tensor/complex_parts.hpp).
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::normal(Generator& gen, double mean, double stdv) {
     if (!(stdv >= 0)) detail::fail<Error>("normal: standard deviation ", stdv, " is negative");
-    return detail::random_fill(*this, rng::Normal<T>{mean, stdv}, gen, "normal");
+    if constexpr (is_complex_v<T>) {
+        const double s = stdv / std::numbers::sqrt2;
+        detail::complex_part(*this, 0).normal(gen, mean, s);
+        detail::complex_part(*this, 1).normal(gen, mean, s);
+        return *this;
+    } else {
+        return detail::random_fill(*this, rng::Normal<T>{mean, stdv}, gen, "normal");
+    }
 }
 template <class T, class D>
 Tensor<T, D>& Tensor<T, D>::normal(double mean, double stdv) {
     if (!(stdv >= 0)) detail::fail<Error>("normal: standard deviation ", stdv, " is negative");
-    return detail::random_fill(*this, rng::Normal<T>{mean, stdv}, "normal");
+    if constexpr (is_complex_v<T>) {
+        const double s = stdv / std::numbers::sqrt2;
+        detail::complex_part(*this, 0).normal(mean, s);
+        detail::complex_part(*this, 1).normal(mean, s);
+        return *this;
+    } else {
+        return detail::random_fill(*this, rng::Normal<T>{mean, stdv}, "normal");
+    }
 }
 
 template <class T, class D>
@@ -545,8 +564,8 @@ requires(sizeof...(I) > 0) Tensor<T, D> rand(I... sizes) {
 
 template <class T, class D = CPU>
 Tensor<T, D> randn(const Shape& sizes) {
-    static_assert(std::is_floating_point_v<compute_t<T>>,
-                  "randn: element type must be float, double or Half");
+    static_assert(std::is_floating_point_v<compute_t<T>> || is_complex_v<T>,
+                  "randn: element type must be float, double, Half or complex");
     Tensor<T, D> r(sizes);
     return r.normal(0, 1);
 }
@@ -569,8 +588,8 @@ requires(sizeof...(I) > 0) Tensor<T, D> rand(Generator& gen, I... sizes) {
 }
 template <class T, class D = CPU>
 Tensor<T, D> randn(Generator& gen, const Shape& sizes) {
-    static_assert(std::is_floating_point_v<compute_t<T>>,
-                  "randn: element type must be float, double or Half");
+    static_assert(std::is_floating_point_v<compute_t<T>> || is_complex_v<T>,
+                  "randn: element type must be float, double, Half or complex");
     Tensor<T, D> r(sizes);
     return r.normal(gen, 0, 1);
 }

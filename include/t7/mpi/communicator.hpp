@@ -64,7 +64,8 @@ inline Layout dim_first(const Shape& sizes, const Shape& strides, int64_t dim, i
 }
 
 template <class T>
-constexpr bool is_floating = std::is_floating_point_v<T> || std::is_same_v<T, Half>;
+constexpr bool is_floating =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || is_complex_v<T>;
 
 } // namespace detail
 
@@ -229,6 +230,7 @@ public:
         if constexpr (!detail::is_cpu<D>)
             detail::no_cuda("allreduce");
         else {
+            detail::check_op<T>(op, "allreduce");
             check_dest(x, "allreduce");
             if (x.isContiguous()) return allreduce_buf(x.data(), x.nElement(), op, x);
             const auto l = detail::simplify(x.sizes(), x.strides());
@@ -245,6 +247,7 @@ public:
         if constexpr (!detail::is_cpu<D>)
             detail::no_cuda("allreduce");
         else {
+            detail::check_op<T>(op, "allreduce");
             same_sizes("allreduce", x, out);
             check_dest(out, "allreduce");
             const bool direct = x.isContiguous() && out.isContiguous();
@@ -253,7 +256,7 @@ public:
             if (direct && !use_ordered<T>(op)) {
                 detail::check_count(x.nElement(), "t7::mpi::allreduce");
                 chk(MPI_Allreduce(x.data(), out.data(), int(x.nElement()), detail::base_type<T>(),
-                                  detail::mpi_op<T>(op), native()),
+                                  detail::mpi_op<T>(op, "allreduce"), native()),
                     "allreduce: MPI_Allreduce", x);
                 return;
             }
@@ -274,6 +277,7 @@ public:
         if constexpr (!detail::is_cpu<D>)
             detail::no_cuda("reduce");
         else {
+            detail::check_op<T>(op, "reduce");
             check_peer(root, "reduce", "root");
             const bool me = rank_ == root;
             if (me) {
@@ -296,8 +300,8 @@ public:
                 ordered(send, recv, n, op, root, x);
             } else {
                 const void* s = me && send == recv ? MPI_IN_PLACE : send;
-                chk(MPI_Reduce(s, recv, int(n), detail::base_type<T>(), detail::mpi_op<T>(op), root,
-                               native()),
+                chk(MPI_Reduce(s, recv, int(n), detail::base_type<T>(),
+                               detail::mpi_op<T>(op, "reduce"), root, native()),
                     "reduce: MPI_Reduce", x);
             }
             if (me && !out.isContiguous())
@@ -515,8 +519,8 @@ private:
     void allreduce_buf(T* buf, int64_t n, Op op, const Tensor<T, CPU>& x) const {
         detail::check_count(n, "t7::mpi::allreduce");
         if (use_ordered<T>(op)) return ordered(buf, buf, n, op, -1, x);
-        chk(MPI_Allreduce(MPI_IN_PLACE, buf, int(n), detail::base_type<T>(), detail::mpi_op<T>(op),
-                          native()),
+        chk(MPI_Allreduce(MPI_IN_PLACE, buf, int(n), detail::base_type<T>(),
+                          detail::mpi_op<T>(op, "allreduce"), native()),
             "allreduce: MPI_Allreduce", x);
     }
 
@@ -692,6 +696,7 @@ private:
     template <class T>
     void reduce_scatter_impl(const Tensor<T, CPU>& x, const Tensor<T, CPU>& out, Op op,
                              int64_t dim) const {
+        detail::check_op<T>(op, "reduceScatter");
         const int64_t d = split_dim(x, dim, "reduceScatter");
         Shape chunk = x.sizes();
         chunk[size_t(d)] /= size_;
@@ -727,7 +732,8 @@ private:
                 detail::combine(op, tmp, tmp + size_t(r) * size_t(c), c);
             std::copy(tmp, tmp + c, recv);
         } else {
-            chk(MPI_Reduce_scatter_block(send, recv, int(c), b, detail::mpi_op<T>(op), native()),
+            chk(MPI_Reduce_scatter_block(send, recv, int(c), b,
+                                         detail::mpi_op<T>(op, "reduceScatter"), native()),
                 "reduceScatter: MPI_Reduce_scatter_block", x);
         }
         if (!lo.contiguous()) detail::copy_layout<T, false>(out.data(), recv, lo);
@@ -735,6 +741,7 @@ private:
 
     template <class T>
     Request iallreduce_impl(const Tensor<T, CPU>& x, const Tensor<T, CPU>& out, Op op) const {
+        detail::check_op<T>(op, "iallreduce");
         same_sizes("iallreduce", x, out);
         check_dest(out, "iallreduce");
         const int64_t n = x.nElement();
@@ -766,7 +773,7 @@ private:
         }
         T* dst = direct ? out.data() : src;
         const void* s = src == dst ? MPI_IN_PLACE : src;
-        chk(MPI_Iallreduce(s, dst, int(n), b, detail::mpi_op<T>(op), native(), &r),
+        chk(MPI_Iallreduce(s, dst, int(n), b, detail::mpi_op<T>(op, "iallreduce"), native(), &r),
             "iallreduce: MPI_Iallreduce", x);
         return Request(r, [x, out, buf, lo, direct](const MPI_Status&) {
             if (!direct) detail::copy_layout<T, false>(out.data(), buf->data(), lo);

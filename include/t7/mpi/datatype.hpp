@@ -13,12 +13,14 @@
 
 #include "error.hpp"
 
+#include "../core/dtype.hpp"
 #include "../core/half.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <climits>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -27,6 +29,8 @@
 namespace t7::mpi::detail {
 
 // Half travels as 16-bit words; its reductions use the user-defined ops below.
+// std::complex<R> is C's R _Complex in memory (two R, real part first): MPI's C
+// complex types, which MPI_SUM and MPI_PROD take (MPI 4.1, 6.9.2).
 template <class T>
 MPI_Datatype base_type() {
     if constexpr (std::is_same_v<T, uint8_t>)
@@ -43,6 +47,10 @@ MPI_Datatype base_type() {
         return MPI_FLOAT;
     else if constexpr (std::is_same_v<T, double>)
         return MPI_DOUBLE;
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return MPI_C_FLOAT_COMPLEX;
+    else if constexpr (std::is_same_v<T, std::complex<double>>)
+        return MPI_C_DOUBLE_COMPLEX;
     else {
         static_assert(std::is_same_v<T, Half>, "t7::mpi: not a tensor7 element type");
         return MPI_UINT16_T;
@@ -51,25 +59,30 @@ MPI_Datatype base_type() {
 
 // One element-wise step of a reduction, acc = acc op v, in T's arithmetic
 // (Half: in float, rounded back to Half at each step, as the MPI op does).
+// Complex numbers take sum and prod only (mpi_op refuses the others first).
 template <class T>
 void combine(Op op, T* acc, const T* v, int64_t n) {
     using C = std::conditional_t<std::is_same_v<T, Half>, float, T>;
     for (int64_t i = 0; i < n; ++i) {
         const C a = C(acc[i]), b = C(v[i]);
         C r;
-        switch (op) {
-        case Op::sum:
-            r = C(a + b);
-            break;
-        case Op::prod:
-            r = C(a * b);
-            break;
-        case Op::max:
-            r = a < b ? b : a;
-            break;
-        default:
-            r = b < a ? b : a;
-            break;
+        if constexpr (is_complex_v<T>) {
+            r = op == Op::prod ? a * b : a + b;
+        } else {
+            switch (op) {
+            case Op::sum:
+                r = C(a + b);
+                break;
+            case Op::prod:
+                r = C(a * b);
+                break;
+            case Op::max:
+                r = a < b ? b : a;
+                break;
+            default:
+                r = b < a ? b : a;
+                break;
+            }
         }
         acc[i] = T(r);
     }
@@ -105,8 +118,21 @@ void half_op_fn(void* in, void* inout, int* len, MPI_Datatype*) {
     combine(O, static_cast<Half*>(inout), static_cast<const Half*>(in), *len);
 }
 
+// Max and min of complex numbers, which have no order: TypeError naming fn. Op is
+// a run-time argument, so this is the compile-time refusal of t7::max on complex
+// tensors moved to run time; every reduction checks it first, before anything is
+// packed, sent or written, and mpi_op (the MPI op of `op` on T) again.
 template <class T>
-MPI_Op mpi_op(Op op) {
+void check_op(Op op, const char* fn) {
+    if constexpr (is_complex_v<T>) {
+        if (op != Op::sum && op != Op::prod)
+            fail<TypeError>("t7::mpi::", fn, ": Op::", op == Op::max ? "max" : "min",
+                            " of complex numbers, which have no order (sum and prod only)");
+    }
+}
+template <class T>
+MPI_Op mpi_op(Op op, const char* fn) {
+    check_op<T>(op, fn);
     if constexpr (std::is_same_v<T, Half>) {
         MPI_Op& h = registry().half_ops[int(op)];
         if (h == MPI_OP_NULL) {

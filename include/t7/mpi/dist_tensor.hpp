@@ -855,22 +855,33 @@ auto min(const E& e) {
     return mpi::detail::dist_reduce<V>(e, "t7::min", mpi::Op::min, mpi::detail::highest_of<V>(),
                                        [](const auto& l) { return t7::min(l); });
 }
-// mean: the global sum in double over the element count (NaN for no elements).
+// mean: the global sum in double (complex<double> for complex elements, as
+// t7::mean's) over the element count (NaN for no elements).
 template <mpi::DistExpression E>
-double mean(const E& e) {
+auto mean(const E& e) {
+    using V = decltype(t7::mean(std::declval<const mpi::detail::local_expr_t<E>&>()));
     const int64_t n = mpi::detail::first_window(e).nElement();
-    const double s =
-        mpi::detail::dist_reduce<double>(e, "t7::mean", mpi::Op::sum, 0.0, [](const auto& l) {
-            return double(t7::sum(t7::cast<double>(l)));
-        });
-    return n == 0 ? std::numeric_limits<double>::quiet_NaN() : s / double(n);
+    const V s = mpi::detail::dist_reduce<V>(e, "t7::mean", mpi::Op::sum, V(0), [](const auto& l) {
+        return V(t7::sum(t7::cast<V>(l)));
+    });
+    return n == 0 ? V(std::numeric_limits<double>::quiet_NaN()) : s / double(n);
 }
+namespace mpi::detail {
+// What a norm sums powers of: the values, or the moduli of complex ones (NumPy's).
+template <class L>
+decltype(auto) norm_input(const L& l) {
+    if constexpr (is_complex_v<typename node_t<L>::value_type>)
+        return t7::abs(l);
+    else
+        return (l);
+}
+} // namespace mpi::detail
 // p-norm as t7::norm's: the ranks' sums of |x|^p (in double) added, then the root.
 template <mpi::DistExpression E>
 double norm(const E& e, double p = 2) {
     const double s =
         mpi::detail::dist_reduce<double>(e, "t7::norm", mpi::Op::sum, 0.0, [p](const auto& l) {
-            const auto x = t7::cast<double>(l);
+            const auto x = t7::cast<double>(mpi::detail::norm_input(l));
             if (p == 0) return double(t7::sum(t7::cast<double>(x != 0.0)));
             if (p == 2) return double(t7::sum(x * x));
             if (p == 1) return double(t7::sum(t7::abs(x)));
@@ -894,7 +905,7 @@ auto min(const mpi::DistTensor<T>& u) {
     return t7::min(u());
 }
 template <class T>
-double mean(const mpi::DistTensor<T>& u) {
+auto mean(const mpi::DistTensor<T>& u) {
     return t7::mean(u());
 }
 template <class T>

@@ -42,6 +42,11 @@ namespace t7 {
 template <class E>
 concept FloatingExpressionOrSelection =
     ExpressionOrSelection<E> && std::floating_point<typename node_t<E>::value_type>;
+// The linear algebra that takes complex matrices too (gesv inverse qr svd eig).
+template <class E>
+concept LinalgExpressionOrSelection = ExpressionOrSelection<E> &&
+    (std::floating_point<typename node_t<E>::value_type> ||
+     is_complex_v<typename node_t<E>::value_type>);
 
 // f(x, args...) / f(x, y, args...) / f(x, y, z, args...) for a function f whose first
 // one, two or three arguments are tensors: here each an argument of concept C (not
@@ -277,15 +282,15 @@ requires(detail::NotAllTensors<E> && sizeof...(I) > 0) auto reshape(const E& e, 
 
 // ---- linear algebra (math/linalg.hpp, math/linalg_extra.hpp): the returning forms ----
 
-T7_TAKES_2(gesv, FloatingExpressionOrSelection)
-T7_TAKES_1(inverse, FloatingExpressionOrSelection)
+T7_TAKES_2(gesv, LinalgExpressionOrSelection)
+T7_TAKES_1(inverse, LinalgExpressionOrSelection)
 T7_TAKES_1(potrf, FloatingExpressionOrSelection)
 T7_TAKES_2(potrs, FloatingExpressionOrSelection)
 T7_TAKES_1(potri, FloatingExpressionOrSelection)
-T7_TAKES_1(qr, FloatingExpressionOrSelection)
-T7_TAKES_1(svd, FloatingExpressionOrSelection)
+T7_TAKES_1(qr, LinalgExpressionOrSelection)
+T7_TAKES_1(svd, LinalgExpressionOrSelection)
 T7_TAKES_1(symeig, FloatingExpressionOrSelection)
-T7_TAKES_1(eig, FloatingExpressionOrSelection)
+T7_TAKES_1(eig, LinalgExpressionOrSelection)
 T7_TAKES_2(gels, FloatingExpressionOrSelection)
 T7_TAKES_2(trtrs, FloatingExpressionOrSelection)
 T7_TAKES_1(pstrf, FloatingExpressionOrSelection)
