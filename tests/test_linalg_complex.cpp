@@ -1,7 +1,10 @@
 // Linear algebra of complex matrices (issue 42): gesv, inverse, qr, svd, eig through
 // Eigen's decompositions, checked by what defines them (A x = b, A A^-1 = I,
 // Q^H Q = I and Q R = A, U S V^H = A, A v = lambda v) with naive loops over
-// std::complex, on small hand-made matrices; and the real functions' errors.
+// std::complex, on small hand-made matrices; and the real functions' errors. svd and
+// eig in complex<double> only: Eigen's SVD and eigensolver, instantiated for both
+// types, made this file take ~4 minutes of CPU to compile (the library's side is
+// one template for both).
 #include <t7/t7.hpp>
 
 #include <doctest/doctest.h>
@@ -136,7 +139,7 @@ TEST_CASE_TEMPLATE("linalg_complex: qr gives Q^H Q = I, R upper, Q R = A", Z, st
 }
 
 TEST_CASE_TEMPLATE("linalg_complex: svd gives real descending S, U S V^H = A", Z,
-                   std::complex<float>, std::complex<double>) {
+                   std::complex<double>) {
     // 3 x 2 by hand: A = [[2i, 0], [0, -1], [0, 0]] has singular values 2 and 1
     const auto d = t7::svd(matrix<Z>({{2. * I, 0.}, {0., -1.}, {0., 0.}}));
     static_assert(std::is_same_v<decltype(d.s), t7::Tensor<R<Z>>>);
@@ -182,7 +185,7 @@ TEST_CASE_TEMPLATE("linalg_complex: svd gives real descending S, U S V^H = A", Z
 }
 
 TEST_CASE_TEMPLATE("linalg_complex: eig gives complex values and unit vectors, A v = lambda v", Z,
-                   std::complex<float>, std::complex<double>) {
+                   std::complex<double>) {
     // triangular: the values are the diagonal, 1 + i and 3 - i, in some order
     const auto T = matrix<Z>({{1. + I, 2.}, {0., 3. - I}});
     const auto e = t7::eig(T);
@@ -246,14 +249,16 @@ TEST_CASE_TEMPLATE("linalg_complex: the real functions' errors", Z, std::complex
     auto N = matrix<Z>({{1., 0.}, {0., 1.}});
     N(0, 1) = Z(std::numeric_limits<R<Z>>::quiet_NaN(), 0);
     CHECK_THROWS_AS(t7::inverse(N), t7::Error);
-    CHECK_THROWS_AS(t7::eig(N), t7::Error);
-    CHECK_THROWS_AS(t7::svd(N), t7::Error);
     CHECK_THROWS_AS(t7::qr(N), t7::Error);
     t7::Tensor<Z> rect(2, 3);
     rect.zero();
     CHECK_THROWS_AS(t7::inverse(rect), t7::ShapeError);
-    CHECK_THROWS_AS(t7::eig(rect), t7::ShapeError);
     CHECK_THROWS_AS(t7::gesv(b, rect), t7::ShapeError);
-    CHECK_THROWS_AS(t7::svd(rect, 'X'), t7::Error);
-    CHECK_THROWS_AS(t7::eig(S, 'X'), t7::Error);
+    if constexpr (std::is_same_v<Z, std::complex<double>>) { // (Eigen's SVD and eigensolver
+        CHECK_THROWS_AS(t7::eig(N), t7::Error);              // in one type: compile time)
+        CHECK_THROWS_AS(t7::svd(N), t7::Error);
+        CHECK_THROWS_AS(t7::eig(rect), t7::ShapeError);
+        CHECK_THROWS_AS(t7::svd(rect, 'X'), t7::Error);
+        CHECK_THROWS_AS(t7::eig(S, 'X'), t7::Error);
+    }
 }
