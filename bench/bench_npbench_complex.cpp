@@ -90,7 +90,8 @@ struct ContourInputs {
     ComplexDoubleTensor Ham, int_pts, Y;
     ContourInputs() {
         Ham = filled({slab_per_bc + 1, NR, NR}, [](double k) { return std::sin(0.7 * k); });
-        for (int64_t n = 0; n <= slab_per_bc; ++n) t7::diag(Ham[n]) += 4.0; // solvable
+        for (int64_t n = 0; n <= slab_per_bc; ++n) // solvable (the formula's matrices have rank 2)
+            for (int64_t i = 0; i < NR; ++i) Ham(n, i, i) += 4.0;
         int_pts = filled({num_int_pts}, [](double k) { return 0.6 + 0.5 * std::cos(1.9 * k); });
         Y = filled({NR, NM}, [](double k) { return std::cos(0.3 * k); });
     }
