@@ -48,14 +48,24 @@ struct GemmElement {
     }
 };
 
+// alpha or beta in the computation's type C (a real C takes the real part).
+template <class C>
+C scalar_as(GemmScalar v) {
+    if constexpr (is_complex_v<C>)
+        return C(v);
+    else
+        return C(v.real());
+}
+
 template <class T, class C>
-void gemm_loop(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
-               int64_t lda, int64_t sa, const void* b, int64_t ldb, int64_t sb, double beta,
+void gemm_loop(char ta, char tb, int64_t m, int64_t n, int64_t k, GemmScalar alpha, const void* a,
+               int64_t lda, int64_t sa, const void* b, int64_t ldb, int64_t sb, GemmScalar beta,
                void* c, int64_t ldc, int64_t sc, int64_t batch) {
     gpu::for_each_index(m * n * batch,
                         GemmElement<T, C>{static_cast<const T*>(a), static_cast<const T*>(b),
                                           static_cast<T*>(c), m, n, k, lda, ldb, ldc, sa, sb, sc,
-                                          ta == 'T', tb == 'T', C(alpha), C(beta)},
+                                          ta == 'T', tb == 'T', scalar_as<C>(alpha),
+                                          scalar_as<C>(beta)},
                         "gemm");
 }
 
@@ -83,19 +93,28 @@ cublasHandle_t handle(int device) {
 } // namespace
 
 void gemm_batched(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k,
-                  double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b,
-                  int64_t ldb, int64_t stride_b, double beta, void* c, int64_t ldc,
+                  GemmScalar alpha, const void* a, int64_t lda, int64_t stride_a, const void* b,
+                  int64_t ldb, int64_t stride_b, GemmScalar beta, void* c, int64_t ldc,
                   int64_t stride_c, int64_t batch, int device) {
-    if (type != DType::f32 && type != DType::f64 && type != DType::f16)
-        detail::fail<TypeError>("gemm: CUDA matrix products take Float, Double or Half tensors, "
-                                "not ",
+    if (type != DType::f32 && type != DType::f64 && type != DType::f16 && type != DType::c64 &&
+        type != DType::c128)
+        detail::fail<TypeError>("gemm: CUDA matrix products take Float, Double, Half, "
+                                "ComplexFloat or ComplexDouble tensors, not ",
                                 dtype_name(type));
     if (m <= 0 || n <= 0 || batch <= 0) return;
     if (k < 0) detail::fail<ShapeError>("gemm: negative inner dimension ", k);
     require_device(device, "gemm");
     DeviceGuard guard(device);
 #if T7_GPU_EMULATED
+    using CF = std::complex<float>;
+    using CD = std::complex<double>;
     switch (type) {
+    case DType::c128:
+        return gemm_loop<CD, CD>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
+                                 stride_b, beta, c, ldc, stride_c, batch);
+    case DType::c64:
+        return gemm_loop<CF, CF>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
+                                 stride_b, beta, c, ldc, stride_c, batch);
     case DType::f64:
         return gemm_loop<double, double>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
                                          stride_b, beta, c, ldc, stride_c, batch);
@@ -114,15 +133,26 @@ void gemm_batched(DType type, char trans_a, char trans_b, int64_t m, int64_t n, 
     const cublasOperation_t oa = trans_a == 'T' ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t ob = trans_b == 'T' ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasHandle_t h = handle(device);
-    const cudaDataType_t t = type == DType::f64   ? CUDA_R_64F
-                             : type == DType::f32 ? CUDA_R_32F
-                                                  : CUDA_R_16F;
-    const cublasComputeType_t compute =
-        type == DType::f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
-    // alpha and beta in the compute type: double for Double, float otherwise
-    const float fa = float(alpha), fb = float(beta);
-    const void* pa = type == DType::f64 ? static_cast<const void*>(&alpha) : &fa;
-    const void* pb = type == DType::f64 ? static_cast<const void*>(&beta) : &fb;
+    const cudaDataType_t t = type == DType::f64    ? CUDA_R_64F
+                             : type == DType::f32  ? CUDA_R_32F
+                             : type == DType::c64  ? CUDA_C_32F
+                             : type == DType::c128 ? CUDA_C_64F
+                                                   : CUDA_R_16F;
+    const bool dbl = type == DType::f64 || type == DType::c128;
+    const cublasComputeType_t compute = dbl ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+    // alpha and beta in the scale type: double or float, complex for complex types
+    // (cuComplex and cuDoubleComplex are laid out as std::complex)
+    const double da = alpha.real(), db = beta.real();
+    const float fa = float(da), fb = float(db);
+    const std::complex<float> ca(alpha), cb(beta);
+    const void* pa = type == DType::c128  ? static_cast<const void*>(&alpha)
+                     : type == DType::c64 ? static_cast<const void*>(&ca)
+                     : dbl                ? static_cast<const void*>(&da)
+                                          : static_cast<const void*>(&fa);
+    const void* pb = type == DType::c128  ? static_cast<const void*>(&beta)
+                     : type == DType::c64 ? static_cast<const void*>(&cb)
+                     : dbl                ? static_cast<const void*>(&db)
+                                          : static_cast<const void*>(&fb);
     const size_t es = elem_size(type);
     if (batch == 1) {
         check_blas(cublasGemmEx(h, oa, ob, int(m), int(n), int(k), pa, a, t, int(lda), b, t,
@@ -145,9 +175,9 @@ void gemm_batched(DType type, char trans_a, char trans_b, int64_t m, int64_t n, 
 #endif
 }
 
-void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, double alpha,
-          const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc,
-          int device) {
+void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, GemmScalar alpha,
+          const void* a, int64_t lda, const void* b, int64_t ldb, GemmScalar beta, void* c,
+          int64_t ldc, int device) {
     gemm_batched(type, trans_a, trans_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1,
                  device);
 }

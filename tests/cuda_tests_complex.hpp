@@ -429,6 +429,62 @@ TEST_CASE("cuda complex: rfft and irfft, float and double") {
         t7::irfftn(t7::rfftn(h8.cuda())), [&](int64_t i) { return h8.data()[i]; }, 1e-12);
 }
 
+// C(i, j) = sum_k A(i, k) B(k, j) of host matrices given by element functions.
+template <class FA, class FB>
+CD product_ref(int64_t i, int64_t j, int64_t k, FA a, FB b) {
+    CD acc(0);
+    for (int64_t p = 0; p < k; ++p) acc += mul_ref(a(i, p), b(p, j));
+    return acc;
+}
+
+template <class C>
+void check_products(double tol) {
+    const HostT<C> a = host_complex<C>({3, 4}), b = host_complex<C>({4, 5});
+    const HostT<C> at = host_complex<C>({4, 3}); // used transposed
+    auto A = [&](int64_t i, int64_t p) { return CD(a.data()[i * 4 + p]); };
+    auto AT = [&](int64_t i, int64_t p) { return CD(at.data()[p * 3 + i]); };
+    auto B = [&](int64_t p, int64_t j) { return CD(b.data()[p * 5 + j]); };
+    const DevT<C> ga = a.cuda(), gb = b.cuda();
+    check_complex(
+        DevT<C>(t7::mm(ga, gb)), [&](int64_t i) { return product_ref(i / 5, i % 5, 4, A, B); },
+        tol);
+    check_complex(
+        DevT<C>(t7::mm(at.cuda().t(), gb)),
+        [&](int64_t i) { return product_ref(i / 5, i % 5, 4, AT, B); }, tol);
+    // into a transposed destination (C^T = B^T A^T), and addmm reading beta * C
+    DevT<C> ct(5, 3);
+    DevT<C> c = ct.t();
+    c = t7::mm(ga, gb);
+    check_complex(
+        ct, [&](int64_t i) { return product_ref(i % 3, i / 3, 4, A, B); }, tol);
+    DevT<C> c0(3, 5);
+    c0.fill(C(1, -1));
+    check_complex(
+        DevT<C>(t7::addmm(c0, ga, gb)),
+        [&](int64_t i) { return product_ref(i / 5, i % 5, 4, A, B) + CD(1, -1); }, tol);
+    // mv, and a batch of two products
+    const HostT<C> v = host_complex<C>({4});
+    auto V = [&](int64_t p, int64_t) { return CD(v.data()[p]); };
+    check_complex(
+        DevT<C>(t7::mv(ga, v.cuda())), [&](int64_t i) { return product_ref(i, 0, 4, A, V); }, tol);
+    const HostT<C> ba = host_complex<C>({2, 3, 4}), bb = host_complex<C>({2, 4, 5});
+    check_complex(
+        DevT<C>(t7::bmm(ba.cuda(), bb.cuda())),
+        [&](int64_t i) {
+            const int64_t q = i / 15, r = i % 15;
+            return product_ref(
+                r / 5, r % 5, 4,
+                [&](int64_t x, int64_t p) { return CD(ba.data()[q * 12 + x * 4 + p]); },
+                [&](int64_t p, int64_t y) { return CD(bb.data()[q * 20 + p * 5 + y]); });
+        },
+        tol);
+}
+
+TEST_CASE("cuda complex: mm, addmm, mv and bmm against loops") {
+    check_products<CF>(1e-5);
+    check_products<CD>(1e-13);
+}
+
 TEST_CASE("cuda complex: printing") {
     HostT<CD> h(2);
     h.data()[0] = CD(1, -2);

@@ -180,17 +180,19 @@ void fft_lines(FftKind kind, bool dbl, bool inverse, void* out, void* in, int64_
                double scale, int device);
 
 // C = alpha * op(A) * op(B) + beta * C in cuBLAS's column-major convention
-// (trans: 'N' or 'T'); float, double, Half (computed in float). beta == 0
-// ignores C's old values.
-void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, double alpha,
-          const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc,
-          int device);
+// (trans: 'N' or 'T'); float, double, Half (computed in float), complex<float>
+// and complex<double>; alpha and beta as complex<double> (real types take the real
+// part). beta == 0 ignores C's old values.
+using GemmScalar = std::complex<double>;
+void gemm(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, GemmScalar alpha,
+          const void* a, int64_t lda, const void* b, int64_t ldb, GemmScalar beta, void* c,
+          int64_t ldc, int device);
 // The same for `batch` independent products (cublasGemmStridedBatchedEx): product
 // i reads A at a + i * stride_a elements (0: one A for all), B likewise, and
 // writes C at c + i * stride_c.
 void gemm_batched(DType type, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k,
-                  double alpha, const void* a, int64_t lda, int64_t stride_a, const void* b,
-                  int64_t ldb, int64_t stride_b, double beta, void* c, int64_t ldc,
+                  GemmScalar alpha, const void* a, int64_t lda, int64_t stride_a, const void* b,
+                  int64_t ldb, int64_t stride_b, GemmScalar beta, void* c, int64_t ldc,
                   int64_t stride_c, int64_t batch, int device);
 
 } // namespace rt

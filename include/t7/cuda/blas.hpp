@@ -1,7 +1,8 @@
 // Blas<CUDA>: the matrix products of math/blas.hpp (dot mv mm bmm addmm addmv addr
 // ger baddbmm matmul) on CUDA tensors, through cuBLAS (cuda::rt::gemm_batched in
-// kernels/gemm.cu; a Thrust loop under an emulated device). Float, Double and
-// Half (computed in float); other element types throw TypeError. Every product is
+// kernels/gemm.cu; a Thrust loop under an emulated device). Float, Double, Half
+// (computed in float), ComplexFloat and ComplexDouble; other element types throw
+// TypeError. Every product is
 // one mechanism: a (strided-batched) GEMM in cuBLAS's column-major convention;
 // gemv, ger and dot are GEMMs of n x 1 and 1 x n views. A matrix goes to cuBLAS as
 // it is when one of its strides is 1 (a transposed matrix is the other
@@ -43,14 +44,25 @@ ColMajor as_col_major(const MatRef<T>& m) {
 }
 
 template <class T>
-constexpr bool supported =
-    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, Half>;
+constexpr bool supported = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                           std::is_same_v<T, Half> || is_complex_v<T>;
 
 template <class T>
 void require_type(const char* op) {
     if (!supported<T>)
-        fail<TypeError>(op, ": CUDA matrix products take Float, Double or Half tensors, not ",
+        fail<TypeError>(op,
+                        ": CUDA matrix products take Float, Double, Half, ComplexFloat or "
+                        "ComplexDouble tensors, not ",
                         torch_type_name<T, CUDA>("Tensor"));
+}
+
+// A product's scale (alpha or beta) as cuda::rt takes it.
+template <class T>
+cuda::rt::GemmScalar gemm_scalar(T v) {
+    if constexpr (is_complex_v<T>)
+        return cuda::rt::GemmScalar(v);
+    else
+        return cuda::rt::GemmScalar(convert<double>(v));
 }
 
 // The shape of a batch of rows x cols matrices, and the strides of `m` over it.
@@ -95,7 +107,7 @@ void run(T alpha, const Shape& batch, MatRef<const T> A, const Shape& sa, MatRef
          const Shape& sb, T beta, MatRef<T> C, const Shape& sc) {
     const ColMajor ca = as_col_major(A), cb = as_col_major(B), cc = as_col_major(C);
     const int64_t m = C.rows, n = C.cols, k = A.cols;
-    const double al = convert<double>(alpha), be = convert<double>(beta);
+    const cuda::rt::GemmScalar al = gemm_scalar(alpha), be = gemm_scalar(beta);
     const int device = cuda::getDevice();
     const iter::Loop<3> L = iter::make_loop<3>(batch, {&sa, &sb, &sc}, false);
     const int64_t ia = L.inner_stride(0), ib = L.inner_stride(1), ic = L.inner_stride(2);
@@ -173,7 +185,7 @@ struct Blas<CUDA> {
         MatRef<const T> in{C.data, C.rows, C.cols, C.rs, C.cs};
         Shape st = sc;
         Tensor<T, CUDA> tc;
-        if (convert<double>(beta) != 0) {
+        if (gemm_scalar(beta) != cuda::rt::GemmScalar(0)) {
             tc.set(pack(batch, st, in));
         } else {
             tc.set(Tensor<T, CUDA>(shape));
