@@ -106,24 +106,22 @@ void gemm_batched(DType type, char trans_a, char trans_b, int64_t m, int64_t n, 
     require_device(device, "gemm");
     DeviceGuard guard(device);
 #if T7_GPU_EMULATED
-    using CF = std::complex<float>;
-    using CD = std::complex<double>;
+    // element type T computed in C
+    auto loop = [&](auto t, auto comp) {
+        gemm_loop<decltype(t), decltype(comp)>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a,
+                                               b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+    };
     switch (type) {
     case DType::c128:
-        return gemm_loop<CD, CD>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
-                                 stride_b, beta, c, ldc, stride_c, batch);
+        return loop(std::complex<double>{}, std::complex<double>{});
     case DType::c64:
-        return gemm_loop<CF, CF>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
-                                 stride_b, beta, c, ldc, stride_c, batch);
+        return loop(std::complex<float>{}, std::complex<float>{});
     case DType::f64:
-        return gemm_loop<double, double>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
-                                         stride_b, beta, c, ldc, stride_c, batch);
+        return loop(double{}, double{});
     case DType::f32:
-        return gemm_loop<float, float>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
-                                       stride_b, beta, c, ldc, stride_c, batch);
+        return loop(float{}, float{});
     default:
-        return gemm_loop<Half, float>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb,
-                                      stride_b, beta, c, ldc, stride_c, batch);
+        return loop(Half{}, float{});
     }
 #else
     for (int64_t v : {m, n, k, lda, ldb, ldc})
