@@ -193,14 +193,16 @@ public:
     // memory is the caller's: it keeps its size (as in Torch7). A storage that
     // other handles share - every tensor viewing it holds one - does not shrink:
     // those views would read freed memory; it may grow (views see the new memory).
-    // A pinned one does not move: a DLPack consumer would read the freed block.
+    // A pinned one does not move: a DLPack consumer, or a real/imag view (which
+    // holds the complex storage), would read the freed block.
     void check_resize(int64_t n, const char* op) const {
         if (!b_ || n == b_->size) return;
         if (const int32_t pins = b_->pins.load(std::memory_order_relaxed); pins > 0)
             detail::fail<ShapeError>(op, ": cannot resize a storage of size ", b_->size, " to ", n,
                                      " while ", pins,
-                                     " DLPack export(s) (t7::toDLPack) hold its memory; it may "
-                                     "move once their deleters have run");
+                                     " view(s) hold its memory (t7::real or t7::imag of a "
+                                     "complex tensor, t7::toDLPack exports); it may move once "
+                                     "they are gone");
         if (!b_->owns)
             detail::fail<ShapeError>(op, ": cannot resize a wrapped storage of size ", b_->size,
                                      " to ", n, " (its memory belongs to the caller)");
