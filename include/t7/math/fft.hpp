@@ -97,16 +97,53 @@ V* scratch(int slot, int64_t n) {
 // out = a transform of size n of x's lines along dim, in blocks of lines: each line
 // (cut to or padded with zeros to in_n values of A) is gathered into scratch,
 // run(dst, src) makes out_n values of B from it, and they are scaled into out.
+// A contiguous line of x already of type A and length in_n is read where it is, and
+// a contiguous line of out of type B is written where it is (then scaled in place):
+// a long 1-D transform then moves no bytes but the library's own.
 template <class A, class B, class O, class T, class S, class Run>
 void run_line_blocks(Tensor<O>& out, const Tensor<T>& x, int64_t dim, int64_t n, int64_t in_n,
                      int64_t out_n, S scale, Run run) {
     const int64_t len = x.size(dim), take = len < in_n ? len : in_n;
     const int64_t xs = x.stride(dim), os = out.stride(dim);
     const int64_t most = lines_per_block<std::complex<S>>(xs, n);
-    A* a = scratch<A>(0, most * in_n);
-    B* b = scratch<B>(1, most * out_n);
     const T* xd = x.data();
     O* od = out.data();
+    constexpr bool same_in = std::is_same_v<A, T>, same_out = std::is_same_v<B, O>;
+    const bool read_in_place = same_in && xs == 1 && take == in_n;
+    // The library writes dst while it reads src: in place only where they cannot meet
+    // (run_into passes out == x only with x's own layout).
+    const bool write_in_place =
+        same_out && os == 1 &&
+        (!read_in_place || static_cast<const void*>(xd) != static_cast<const void*>(od));
+    if (most == 1 && (read_in_place || write_in_place)) {
+        A* a = read_in_place ? nullptr : scratch<A>(0, in_n);
+        B* b = write_in_place ? nullptr : scratch<B>(1, out_n);
+        for_each_line(x.sizes(), x.strides(), out.strides(), dim, [&](int64_t io, int64_t oo) {
+            A* src = a;
+            if constexpr (same_in) {
+                if (read_in_place) src = const_cast<A*>(xd + io); // only read
+            }
+            if (!read_in_place) {
+                for (int64_t k = 0; k < take; ++k) a[k] = convert<A>(xd[io + k * xs]);
+                for (int64_t k = take; k < in_n; ++k) a[k] = A(0);
+            }
+            if constexpr (same_out) {
+                if (write_in_place) {
+                    O* dst = od + oo;
+                    run(dst, src);
+                    if (scale != S(1))
+                        for (int64_t k = 0; k < out_n; ++k) dst[k] *= scale;
+                    return;
+                }
+            }
+            run(b, src);
+            for (int64_t k = 0; k < out_n; ++k)
+                od[oo + k * os] = scale == S(1) ? b[k] : b[k] * scale;
+        });
+        return;
+    }
+    A* a = scratch<A>(0, most * in_n);
+    B* b = scratch<B>(1, most * out_n);
     auto block = [&](int64_t io, int64_t oo, int64_t count, int64_t gi, int64_t go) {
         for (int64_t k = 0; k < take; ++k)
             for (int64_t l = 0; l < count; ++l)
