@@ -1,7 +1,8 @@
 // Linear algebra through Eigen's decompositions (Torch7's LAPACK interface):
-// gesv, inverse, potrf, potrs, potri, qr, svd, symeig, eig, gels. Float and
-// double; gesv, inverse, qr, svd and eig also complex<float> and complex<double>
-// (Eigen's decompositions are the same templates for both). Inputs of any layout;
+// gesv, inverse, potrf, potrs, potri, qr, svd, symeig, eig, gels. Float, double,
+// complex<float> and complex<double> (Eigen's decompositions are the same templates
+// for all four; for a complex matrix a transpose is the conjugate transpose, as in
+// LAPACK's z routines: potrf's A = U^H U, symeig of a Hermitian A). Inputs of any layout;
 // results are new contiguous tensors. Singular or non-positive-definite inputs
 // throw t7::Error, never return garbage.
 #pragma once
@@ -42,21 +43,21 @@ struct SVDResult {
     Tensor<real_t<T>, D> s; // k singular values, descending (real for a complex A)
     Tensor<T, D> v;         // n x k (some) or n x n (all): A = U diag(S) V^H
 };
-template <class T, class D = CPU>
+// V: the values' element type, T but for symeig of a complex A (EigResult<T, D,
+// real_t<T>>: a Hermitian matrix's eigenvalues are real, as numpy.linalg.eigh's).
+template <class T, class D = CPU, class V = T>
 struct EigResult {
-    Tensor<T, D> values;  // symeig: n, ascending; eig: n x 2 (real, imaginary parts),
-                          // or n complex values for a complex A
+    Tensor<V, D> values;  // symeig: n, ascending (real); eig: n x 2 (real, imaginary
+                          // parts), or n complex values for a complex A
     Tensor<T, D> vectors; // eigenvectors as columns; empty unless requested
 };
 
 namespace detail {
 
+// The element types of the linear algebra (every function here and in linalg_extra.hpp).
 template <class T>
-concept LapackScalar = std::is_same_v<T, float> || std::is_same_v<T, double>;
-// The functions whose Eigen decomposition takes complex matrices as well.
-template <class T>
-concept LinalgScalar = LapackScalar<T> || std::is_same_v<T, std::complex<float>> ||
-    std::is_same_v<T, std::complex<double>>;
+concept LinalgScalar = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
 template <class T>
 using EMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
@@ -161,9 +162,10 @@ Tensor<T, D> inverse(const Tensor<T, D>& A) {
     return detail::matrix_tensor<T>(detail::checked_lu(A, "inverse").inverse());
 }
 
-// Cholesky factor of a symmetric positive-definite matrix, reading only the uplo
-// triangle of A: 'U' gives upper U with A = U^T U, 'L' lower L with A = L L^T.
-template <detail::LapackScalar T, class D>
+// Cholesky factor of a Hermitian (real: symmetric) positive-definite matrix, reading
+// only the uplo triangle of A and the real part of its diagonal (as LAPACK's zpotrf):
+// 'U' gives upper U with A = U^H U, 'L' lower L with A = L L^H (U^T U, L L^T if real).
+template <detail::LinalgScalar T, class D>
 Tensor<T, D> potrf(const Tensor<T, D>& A, char uplo = 'U') {
     detail::require_square(A, "potrf", "A");
     const bool upper = detail::upper_of(uplo, "potrf");
@@ -185,7 +187,7 @@ Tensor<T, D> potrf(const Tensor<T, D>& A, char uplo = 'U') {
 }
 
 // Solves A X = B given potrf's factor of A (same uplo).
-template <detail::LapackScalar T, class D>
+template <detail::LinalgScalar T, class D>
 Tensor<T, D> potrs(const Tensor<T, D>& B, const Tensor<T, D>& chol, char uplo = 'U') {
     detail::require_square(chol, "potrs", "the Cholesky factor");
     if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != chol.size(0))
@@ -196,18 +198,18 @@ Tensor<T, D> potrs(const Tensor<T, D>& B, const Tensor<T, D>& chol, char uplo = 
                                  detail::ws_add(detail::ws_of(1, chol), detail::ws_of(1, B)));
     const detail::EMatrix<T> c = detail::to_eigen(chol);
     detail::EMatrix<T> x = detail::to_eigen(B);
-    if (upper) { // U^T U x = b
-        c.template triangularView<Eigen::Upper>().transpose().solveInPlace(x);
+    if (upper) { // U^H U x = b (U^T for real U)
+        c.template triangularView<Eigen::Upper>().adjoint().solveInPlace(x);
         c.template triangularView<Eigen::Upper>().solveInPlace(x);
-    } else { // L L^T x = b
+    } else { // L L^H x = b
         c.template triangularView<Eigen::Lower>().solveInPlace(x);
-        c.template triangularView<Eigen::Lower>().transpose().solveInPlace(x);
+        c.template triangularView<Eigen::Lower>().adjoint().solveInPlace(x);
     }
     return B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x);
 }
 
 // The inverse of A given potrf's factor of A (same uplo).
-template <detail::LapackScalar T, class D>
+template <detail::LinalgScalar T, class D>
 Tensor<T, D> potri(const Tensor<T, D>& chol, char uplo = 'U') {
     detail::require_square(chol, "potri", "the Cholesky factor");
     return potrs(eye<T, D>(chol.size(0)), chol, uplo);
@@ -253,10 +255,12 @@ SVDResult<T, D> svd(const Tensor<T, D>& A, char some = 'S') {
             detail::matrix_tensor<T>(s.matrixV())};
 }
 
-// Eigenvalues (ascending) and, with jobz = 'V', eigenvectors (columns) of a
-// symmetric matrix, reading only its uplo triangle.
-template <detail::LapackScalar T, class D>
-EigResult<T, D> symeig(const Tensor<T, D>& A, char jobz = 'N', char uplo = 'U') {
+// Eigenvalues (ascending) and, with jobz = 'V', orthonormal eigenvectors (columns)
+// of a symmetric or, complex, Hermitian matrix, reading only its uplo triangle and
+// the real part of its diagonal (LAPACK's zheev, numpy.linalg.eigh): the values are
+// real, a Tensor<real_t<T>> (DoubleTensor for a ComplexDoubleTensor); the vectors T.
+template <detail::LinalgScalar T, class D>
+EigResult<T, D, real_t<T>> symeig(const Tensor<T, D>& A, char jobz = 'N', char uplo = 'U') {
     detail::require_square(A, "symeig", "A");
     if (jobz != 'N' && jobz != 'V')
         detail::fail<Error>("symeig: jobz must be 'N' or 'V', got '", jobz, "'");
@@ -271,7 +275,8 @@ EigResult<T, D> symeig(const Tensor<T, D>& A, char jobz = 'N', char uplo = 'U') 
     if (es.info() != Eigen::Success)
         detail::fail<Error>("symeig: the eigenvalue iteration did not converge for size ",
                             A.sizes());
-    EigResult<T, D> r{detail::vector_tensor<T>(es.eigenvalues()), Tensor<T, D>()};
+    EigResult<T, D, real_t<T>> r{detail::vector_tensor<real_t<T>>(es.eigenvalues()),
+                                 Tensor<T, D>()};
     if (jobz == 'V') r.vectors = detail::matrix_tensor<T>(es.eigenvectors());
     return r;
 }
@@ -325,9 +330,9 @@ EigResult<T, D> eig(const Tensor<T, D>& A, char jobvr = 'N') {
 }
 
 // Least squares (m >= n: minimises ||A X - B||) or minimum norm (m < n: the
-// smallest X with A X = B) for A of full rank m x n; B is m x k or m. Returns X,
-// n x k (or n). Rank-deficient A throws (as LAPACK's gels reports).
-template <detail::LapackScalar T, class D>
+// smallest X with A X = B) for A (real or complex) of full rank m x n; B is m x k
+// or m. Returns X, n x k (or n). Rank-deficient A throws (as LAPACK's gels reports).
+template <detail::LinalgScalar T, class D>
 Tensor<T, D> gels(const Tensor<T, D>& B, const Tensor<T, D>& A) {
     detail::require_dim(A, 2, "gels", "a matrix A");
     if ((B.dim() != 1 && B.dim() != 2) || B.size(0) != A.size(0))

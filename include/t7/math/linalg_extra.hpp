@@ -1,7 +1,9 @@
 // More of Torch7's LAPACK interface (issue 14): trtrs (triangular solve), pstrf
 // (pivoted Cholesky), geqrf / orgqr / ormqr (LAPACK's compact QR and its Q).
-// Float and double CPU tensors of any layout; results are new contiguous tensors;
-// every check runs before anything is computed.
+// Float, double, complex<float> and complex<double> CPU tensors of any layout (for
+// complex ones the z routines' semantics: Hermitian for symmetric, conjugate
+// transposes); results are new contiguous tensors; every check runs before anything
+// is computed.
 #pragma once
 
 #include "linalg.hpp"
@@ -23,7 +25,7 @@ struct TrtrsResult {
 };
 template <class T, class D = CPU>
 struct PstrfResult {
-    Tensor<T, D> u;         // 'U': upper U with A[piv][:, piv] = U^T U; 'L': lower L, = L L^T
+    Tensor<T, D> u;         // 'U': upper U with A[piv][:, piv] = U^H U; 'L': lower L, = L L^H
     Tensor<int64_t, D> piv; // 0-based permutation
 };
 template <class T, class D = CPU>
@@ -34,10 +36,13 @@ struct GeqrfResult {
 
 namespace detail {
 
-inline bool trans_of(char c, const char* op, const char* what) {
-    if (c == 'N' || c == 'n') return false;
-    if (c == 'T' || c == 't') return true;
-    fail<Error>(op, ": ", what, " must be 'N' or 'T', got '", c, "'");
+// LAPACK's trans argument: 'N' (A), 'T' (A^T) or 'C' (A^H; for real A the same as 'T').
+enum class TransOp { none, transpose, adjoint };
+inline TransOp trans_of(char c, const char* op, const char* what) {
+    if (c == 'N' || c == 'n') return TransOp::none;
+    if (c == 'T' || c == 't') return TransOp::transpose;
+    if (c == 'C' || c == 'c') return TransOp::adjoint;
+    fail<Error>(op, ": ", what, " must be 'N', 'T' or 'C', got '", c, "'");
 }
 
 template <class T, class D>
@@ -45,7 +50,8 @@ void require_nonempty(const Tensor<T, D>& t, const char* op, const char* name) {
     if (t.nElement() == 0) fail<ShapeError>(op, ": ", name, " is empty (size ", t.sizes(), ")");
 }
 
-// The Householder sequence Q = H_0 ... H_{k-1} of geqrf's m (nq x >= k) and tau (k).
+// The Householder sequence Q = H_0 ... H_{k-1}, H_i = I - tau_i v_i v_i^H, of geqrf's m
+// (nq x >= k) and tau (k), LAPACK's convention (Eigen's HouseholderQR keeps conj(tau)).
 template <class T>
 struct Reflectors {
     EMatrix<T> v;
@@ -72,10 +78,11 @@ Reflectors<T> reflectors(const Tensor<T, D>& m, const Tensor<T, D>& tau, const c
 } // namespace detail
 
 // Solves op(A) X = B for triangular A (n x n; B n x k, or n giving a 1-D X):
-// uplo 'U'/'L' says which triangle of A is read, trans 'N' (A X = B) or 'T'
-// (A^T X = B), diag 'N' or 'U' (unit diagonal, not read). Torch7's torch.trtrs(b, a):
+// uplo 'U'/'L' says which triangle of A is read, trans 'N' (A X = B), 'T'
+// (A^T X = B) or 'C' (A^H X = B; the same as 'T' for real A: LAPACK's ?trtrs), diag
+// 'N' or 'U' (unit diagonal, not read). Torch7's torch.trtrs(b, a):
 // returns X and A unchanged. A zero on a non-unit diagonal throws Error.
-template <detail::LapackScalar T, class D>
+template <detail::LinalgScalar T, class D>
 TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo = 'U',
                         char trans = 'N', char diag = 'N') {
     detail::require_square(A, "trtrs", "A");
@@ -84,7 +91,8 @@ TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo 
         detail::fail<ShapeError>("trtrs: B of size ", B.sizes(), " does not match A of size ",
                                  A.sizes(), " (B must be n or n x k with n = ", A.size(0), ")");
     const bool upper = detail::upper_of(uplo, "trtrs");
-    const bool tr = detail::trans_of(trans, "trtrs", "trans");
+    const detail::TransOp op = detail::trans_of(trans, "trtrs", "trans");
+    const bool tr = op != detail::TransOp::none;
     bool unit = false;
     if (diag == 'U' || diag == 'u')
         unit = true;
@@ -105,7 +113,10 @@ TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo 
                                 " is singular (A(", i, ",", i, ") is zero)");
     detail::EMatrix<T> x = detail::to_eigen(B);
     detail::require_finite(x, "trtrs", B);
-    if (tr) a.transposeInPlace(); // A^T: the other triangle
+    if (op == detail::TransOp::transpose) // A^T or A^H: the other triangle
+        a.transposeInPlace();
+    else if (op == detail::TransOp::adjoint)
+        a.adjointInPlace();
     if (upper != tr)
         a.template triangularView<Eigen::Upper>().solveInPlace(x);
     else
@@ -114,14 +125,15 @@ TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo 
             A.clone()};
 }
 
-// Pivoted Cholesky of a symmetric positive semi-definite matrix (LAPACK's pstrf,
-// reading only the uplo triangle): P^T A P = U^T U ('U') or L L^T ('L'), where
-// P(piv[k], k) = 1, i.e. A.index(0, piv).index(1, piv) == U^T U. The pivot is the
+// Pivoted Cholesky of a symmetric (complex: Hermitian) positive semi-definite matrix
+// (LAPACK's pstrf, reading only the uplo triangle and the real part of the diagonal):
+// P^T A P = U^H U ('U') or L L^H ('L'), where P(piv[k], k) = 1, i.e.
+// A.index(0, piv).index(1, piv) == U^H U (U^T U for real A). The pivot is the
 // largest remaining diagonal element; the factorisation stops at rank r when it is
 // <= tol (tol < 0: n * eps * max(diag(A)), as LAPACK), and rows (columns for 'L')
 // r.. of the factor are zero. A diagonal element left below -max(tol, n eps max
 // diag) (an indefinite matrix) throws Error.
-template <detail::LapackScalar T, class D>
+template <detail::LinalgScalar T, class D>
 PstrfResult<T, D> pstrf(const Tensor<T, D>& A, char uplo = 'U', double tol = -1) {
     detail::require_square(A, "pstrf", "A");
     detail::require_nonempty(A, "pstrf", "A");
@@ -132,9 +144,12 @@ PstrfResult<T, D> pstrf(const Tensor<T, D>& A, char uplo = 'U', double tol = -1)
     detail::EMatrix<T> s = upper ? detail::EMatrix<T>(m.template selfadjointView<Eigen::Upper>())
                                  : detail::EMatrix<T>(m.template selfadjointView<Eigen::Lower>());
     detail::require_finite(s, "pstrf", A);
+    using Real = real_t<T>;
     const Eigen::Index n = s.rows();
-    const double eps = std::numeric_limits<T>::epsilon();
-    const double maxdiag = double(s.diagonal().maxCoeff());
+    // the diagonal is real (its imaginary part is not read); so are the pivots
+    s.diagonal() = s.diagonal().real().template cast<T>();
+    const double eps = std::numeric_limits<Real>::epsilon();
+    const double maxdiag = double(s.diagonal().real().maxCoeff());
     const double stop = tol < 0 ? double(n) * eps * std::max(maxdiag, 0.0) : tol;
     const double floor = -std::max(stop, double(n) * eps * std::max(maxdiag, 0.0));
     std::vector<int64_t> piv(static_cast<size_t>(n));
@@ -143,7 +158,7 @@ PstrfResult<T, D> pstrf(const Tensor<T, D>& A, char uplo = 'U', double tol = -1)
     Eigen::Index rank = 0;
     for (Eigen::Index k = 0; k < n; ++k) {
         Eigen::Index j;
-        const T big = s.diagonal().tail(n - k).maxCoeff(&j);
+        const Real big = s.diagonal().tail(n - k).real().maxCoeff(&j);
         j += k;
         if (!(double(big) > stop)) break;
         if (j != k) {
@@ -152,30 +167,30 @@ PstrfResult<T, D> pstrf(const Tensor<T, D>& A, char uplo = 'U', double tol = -1)
             u.col(k).head(k).swap(u.col(j).head(k));
             std::swap(piv[size_t(k)], piv[size_t(j)]);
         }
-        const T d = std::sqrt(s(k, k));
+        const Real d = std::sqrt(big);
         u(k, k) = d;
         const Eigen::Index rest = n - k - 1;
         u.row(k).tail(rest) = s.row(k).tail(rest) / d;
         s.bottomRightCorner(rest, rest).noalias() -=
-            u.row(k).tail(rest).transpose() * u.row(k).tail(rest);
+            u.row(k).tail(rest).adjoint() * u.row(k).tail(rest);
         rank = k + 1;
     }
     for (Eigen::Index i = rank; i < n; ++i)
-        if (double(s(i, i)) < floor)
+        if (double(std::real(s(i, i))) < floor)
             detail::fail<Error>("pstrf: the matrix of size ", A.sizes(),
                                 " is not positive semi-definite (a remaining diagonal element is ",
-                                s(i, i), " after ", rank, " steps)");
+                                std::real(s(i, i)), " after ", rank, " steps)");
     Tensor<int64_t, D> p(n);
     std::copy(piv.begin(), piv.end(), p.data());
     if (upper) return {detail::matrix_tensor<T>(u), std::move(p)};
-    return {detail::matrix_tensor<T>(u.transpose()), std::move(p)};
+    return {detail::matrix_tensor<T>(u.adjoint()), std::move(p)};
 }
 
 // LAPACK's geqrf: A (m x n) = Q R in compact form. The result m holds R on and
 // above the diagonal and the Householder vectors v_i (v_i(i) = 1 implied) below
 // it; tau (k = min(m, n)) the coefficients: Q = H_0 ... H_{k-1}, H_i = I - tau_i
-// v_i v_i^T.
-template <detail::LapackScalar T, class D>
+// v_i v_i^H (v_i^T if real), LAPACK's tau (zgeqrf's for complex A).
+template <detail::LinalgScalar T, class D>
 GeqrfResult<T, D> geqrf(const Tensor<T, D>& A) {
     detail::require_dim(A, 2, "geqrf", "a matrix");
     detail::require_nonempty(A, "geqrf", "A");
@@ -183,13 +198,15 @@ GeqrfResult<T, D> geqrf(const Tensor<T, D>& A) {
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "geqrf", A);
     Eigen::HouseholderQR<detail::EMatrix<T>> h(m);
-    return {detail::matrix_tensor<T>(h.matrixQR()), detail::vector_tensor<T>(h.hCoeffs())};
+    // Eigen keeps conj(tau): its householderQ() is householderSequence(qr, hCoeffs().conjugate())
+    return {detail::matrix_tensor<T>(h.matrixQR()),
+            detail::vector_tensor<T>(h.hCoeffs().conjugate())};
 }
 
 // The explicit Q of geqrf's (m, tau): the first min(rows, cols) columns of
 // H_0 ... H_{k-1} (k = tau's size), rows x min(rows, cols) (LAPACK's orgqr when
 // rows >= cols; so geqrf + orgqr gives qr's Q).
-template <detail::LapackScalar T, class D>
+template <detail::LinalgScalar T, class D>
 Tensor<T, D> orgqr(const Tensor<T, D>& m, const Tensor<T, D>& tau) {
     if (m.dim() == 2) // the reflectors' copy of m is checked there
         detail::require_workspace<T>("orgqr", detail::ws_of(1, m));
@@ -200,10 +217,12 @@ Tensor<T, D> orgqr(const Tensor<T, D>& m, const Tensor<T, D>& tau) {
     return detail::matrix_tensor<T>(q);
 }
 
-// Multiplies C by geqrf's Q (rows x rows, from (m, tau)) as LAPACK's ormqr: side
-// 'L' gives Q C (trans 'N') or Q^T C ('T'), C with m's row count of rows; side 'R'
-// gives C Q or C Q^T, C with that many columns.
-template <detail::LapackScalar T, class D>
+// Multiplies C by geqrf's Q (rows x rows, from (m, tau)) as LAPACK's ormqr / unmqr:
+// side 'L' gives Q C (trans 'N') or Q^H C ('T' or 'C'; Q^T C for real Q), C with m's
+// row count of rows; side 'R' gives C Q or C Q^H, C with that many columns. For a
+// complex Q, 'T' is the conjugate transpose too (zunmqr has no plain transpose;
+// torch.ormqr's transpose=True): ormqr(m, tau, A, 'L', 'T') is R for any element type.
+template <detail::LinalgScalar T, class D>
 Tensor<T, D> ormqr(const Tensor<T, D>& m, const Tensor<T, D>& tau, const Tensor<T, D>& C,
                    char side = 'L', char trans = 'N') {
     bool left = true;
@@ -211,7 +230,7 @@ Tensor<T, D> ormqr(const Tensor<T, D>& m, const Tensor<T, D>& tau, const Tensor<
         left = false;
     else if (side != 'L' && side != 'l')
         detail::fail<Error>("ormqr: side must be 'L' or 'R', got '", side, "'");
-    const bool tr = detail::trans_of(trans, "ormqr", "trans");
+    const bool tr = detail::trans_of(trans, "ormqr", "trans") != detail::TransOp::none;
     detail::require_dim(C, 2, "ormqr", "a matrix C");
     detail::require_dim(m, 2, "ormqr", "a matrix (geqrf's first result)");
     if (C.size(left ? 0 : 1) != m.size(0))
@@ -222,14 +241,14 @@ Tensor<T, D> ormqr(const Tensor<T, D>& m, const Tensor<T, D>& tau, const Tensor<
     const auto r = detail::reflectors(m, tau, "ormqr");
     detail::EMatrix<T> c = detail::to_eigen(C);
     detail::require_finite(c, "ormqr", C);
-    // Q C, Q^T C directly; C Q = (Q^T C^T)^T, C Q^T = (Q C^T)^T
-    if (!left) c.transposeInPlace();
-    const bool apply_qt = left ? tr : !tr;
-    if (apply_qt)
-        r.seq().transpose().applyThisOnTheLeft(c);
+    // Q C, Q^H C directly; C Q = (Q^H C^H)^H, C Q^H = (Q C^H)^H (^T for real)
+    if (!left) c.adjointInPlace();
+    const bool apply_qh = left ? tr : !tr;
+    if (apply_qh)
+        r.seq().adjoint().applyThisOnTheLeft(c);
     else
         r.seq().applyThisOnTheLeft(c);
-    if (!left) c.transposeInPlace();
+    if (!left) c.adjointInPlace();
     return detail::matrix_tensor<T>(c);
 }
 

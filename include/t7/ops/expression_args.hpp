@@ -37,12 +37,11 @@
 
 namespace t7 {
 
-// An expression or selection of float or double elements (what renorm and the
-// linear algebra compute on).
+// An expression or selection of float or double elements (what renorm computes on).
 template <class E>
 concept FloatingExpressionOrSelection =
     ExpressionOrSelection<E> && std::floating_point<typename node_t<E>::value_type>;
-// The linear algebra that takes complex matrices too (gesv inverse qr svd eig).
+// The linear algebra's: float, double and complex elements.
 template <class E>
 concept LinalgExpressionOrSelection = ExpressionOrSelection<E> &&
     (std::floating_point<typename node_t<E>::value_type> ||
@@ -284,19 +283,19 @@ requires(detail::NotAllTensors<E> && sizeof...(I) > 0) auto reshape(const E& e, 
 
 T7_TAKES_2(gesv, LinalgExpressionOrSelection)
 T7_TAKES_1(inverse, LinalgExpressionOrSelection)
-T7_TAKES_1(potrf, FloatingExpressionOrSelection)
-T7_TAKES_2(potrs, FloatingExpressionOrSelection)
-T7_TAKES_1(potri, FloatingExpressionOrSelection)
+T7_TAKES_1(potrf, LinalgExpressionOrSelection)
+T7_TAKES_2(potrs, LinalgExpressionOrSelection)
+T7_TAKES_1(potri, LinalgExpressionOrSelection)
 T7_TAKES_1(qr, LinalgExpressionOrSelection)
 T7_TAKES_1(svd, LinalgExpressionOrSelection)
-T7_TAKES_1(symeig, FloatingExpressionOrSelection)
+T7_TAKES_1(symeig, LinalgExpressionOrSelection)
 T7_TAKES_1(eig, LinalgExpressionOrSelection)
-T7_TAKES_2(gels, FloatingExpressionOrSelection)
-T7_TAKES_2(trtrs, FloatingExpressionOrSelection)
-T7_TAKES_1(pstrf, FloatingExpressionOrSelection)
-T7_TAKES_1(geqrf, FloatingExpressionOrSelection)
-T7_TAKES_2(orgqr, FloatingExpressionOrSelection)
-T7_TAKES_3(ormqr, FloatingExpressionOrSelection)
+T7_TAKES_2(gels, LinalgExpressionOrSelection)
+T7_TAKES_2(trtrs, LinalgExpressionOrSelection)
+T7_TAKES_1(pstrf, LinalgExpressionOrSelection)
+T7_TAKES_1(geqrf, LinalgExpressionOrSelection)
+T7_TAKES_2(orgqr, LinalgExpressionOrSelection)
+T7_TAKES_3(ormqr, LinalgExpressionOrSelection)
 
 // ---- convolutions (math/conv.hpp) ----------------------------------------------------
 
