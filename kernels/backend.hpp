@@ -76,9 +76,10 @@ inline void check(cudaError_t e, const char* what) {
 #endif
 
 // Calls f(T{}) with T the real element type `t` names: one mechanism instantiates a
-// type-erased operation once per element type. The operations built on it (scan,
-// sorting, random fills, convolution, GEMM, indexed kernels) have no complex
-// version: a complex tag is a TypeError naming the operation.
+// type-erased operation once per element type. The operations built on it
+// (sorting, convolution, indexed kernels) have no complex version: a complex tag
+// is a TypeError naming the operation. Those with one (scan, random fills, GEMM)
+// dispatch the complex tags themselves, computing on thrust::complex.
 template <class F>
 void with_dtype(DType t, F&& f, const char* op = "this operation") {
     switch (t) {

@@ -7,12 +7,22 @@
 // once and turns them into its 4 / words groups of values. A draw starts on a
 // block and `words` divides 4, so no group straddles two blocks, and block b
 // holds values [b * per_block, (b + 1) * per_block) of the draw.
+//
+// Complex tensors take the CPU's functors for std::complex<R> (math/random.hpp:
+// every fill but normal writes the distribution's value, computed as for double,
+// into the real part and 0 into the imaginary one), here instantiated on
+// thrust::complex<R>, which has the same bytes, the same words per value and the
+// same conversion (core/dtype.hpp's convert). Tensor::normal draws a complex
+// tensor's parts through their real views, so a complex normal fill never reaches
+// the library: a complex tag with it is a TypeError.
 #include "backend.hpp"
 
+#include <t7/eval/thrust/complex.hpp>
 #include <t7/eval/thrust/system.hpp>
 #include <t7/math/distributions.hpp>
 #include <t7/math/philox.hpp>
 
+#include <complex>
 #include <type_traits>
 
 namespace t7::cuda::rt {
@@ -60,7 +70,11 @@ void random_as(void* dst, DType type, const RandomDraw& d, const Strided2& s) {
     case RandomKind::uniform:
         return launch<T>(dst, rng::Uniform<T>{d.param[0], d.param[1]}, d, s, "uniform");
     case RandomKind::normal:
-        return launch<T>(dst, rng::Normal<T>{d.param[0], d.param[1]}, d, s, "normal");
+        if constexpr (is_complex_v<T>)
+            detail::fail<TypeError>("random fill: a normal fill of a ", dtype_name(type),
+                                    " tensor draws its parts as real tensors (Tensor::normal)");
+        else
+            return launch<T>(dst, rng::Normal<T>{d.param[0], d.param[1]}, d, s, "normal");
     case RandomKind::bernoulli:
         return launch<T>(dst, rng::Bernoulli<T>{d.param[0]}, d, s, "bernoulli");
     case RandomKind::integer:
@@ -89,7 +103,14 @@ void random_fill(void* dst, DType type, const RandomDraw& draw, const Strided2& 
     if (s.numel <= 0) return;
     require_device(device, "random fill");
     DeviceGuard guard(device);
-    with_dtype(type, [&](auto v) { random_as<decltype(v)>(dst, type, draw, s); });
+    switch (type) {
+    case DType::c64:
+        return random_as<gpu::device_t<std::complex<float>>>(dst, type, draw, s);
+    case DType::c128:
+        return random_as<gpu::device_t<std::complex<double>>>(dst, type, draw, s);
+    default:
+        with_dtype(type, [&](auto v) { random_as<decltype(v)>(dst, type, draw, s); });
+    }
 }
 
 } // namespace t7::cuda::rt

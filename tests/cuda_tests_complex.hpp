@@ -429,6 +429,300 @@ TEST_CASE("cuda complex: rfft and irfft, float and double") {
         t7::irfftn(t7::rfftn(h8.cuda())), [&](int64_t i) { return h8.data()[i]; }, 1e-12);
 }
 
+// Element i (row-major) of the running sum (or schoolbook product) along d of the
+// host view x, by a loop in complex<double>.
+template <class C>
+CD scan_ref(const HostT<C>& x, int64_t d, int64_t i, bool mul) {
+    int64_t inner = 1;
+    for (int64_t k = d + 1; k < x.dim(); ++k) inner *= x.size(k);
+    const int64_t pos = (i / inner) % x.size(d), start = i - pos * inner;
+    CD acc(at(x, start));
+    for (int64_t k = 1; k <= pos; ++k) {
+        const CD v(at(x, start + k * inner));
+        acc = mul ? mul_ref(acc, v) : acc + v;
+    }
+    return acc;
+}
+
+// cumsum and cumprod along every dimension of g (the device copy of the host view
+// h), as new tensors and into a transposed destination.
+template <class C>
+void check_scans_of(const DevT<C>& g, const HostT<C>& h, double tol) {
+    for (int64_t d = 0; d < g.dim(); ++d) {
+        const DevT<C> s = t7::cumsum(g, d), p = t7::cumprod(g, d);
+        CHECK(s.sizes() == g.sizes());
+        CHECK(p.sizes() == g.sizes());
+        check_complex(
+            s, [&](int64_t i) { return scan_ref(h, d, i, false); }, tol);
+        check_complex(
+            p, [&](int64_t i) { return scan_ref(h, d, i, true); }, tol);
+        // into a destination laid out the other way round: it keeps its strides
+        Shape rev = g.sizes();
+        std::reverse(rev.begin(), rev.end());
+        DevT<C> base(rev);
+        DevT<C> out = g.dim() == 3 ? base.permute({2, 1, 0}) : base.t();
+        const Shape strides = out.strides();
+        t7::cumprod(out, g, d);
+        CHECK(out.strides() == strides);
+        check_complex(
+            DevT<C>(out.contiguous()), [&](int64_t i) { return scan_ref(h, d, i, true); }, tol);
+    }
+}
+
+template <class C>
+void check_scans(double tol) {
+    const HostT<C> h = host_complex<C>({3, 4, 5});
+    check_scans_of(h.cuda(), h, tol);
+    // views: transposed and narrowed (strided lines), and a reversed-stride column walk
+    const DevT<C> g = h.cuda();
+    check_scans_of(DevT<C>(g.transpose(0, 2).narrow(1, 1, 3)),
+                   HostT<C>(h.transpose(0, 2).narrow(1, 1, 3)), tol);
+    const HostT<C> m = host_complex<C>({7, 6});
+    check_scans_of(DevT<C>(m.cuda().narrow(1, 2, 3).t()), HostT<C>(m.narrow(1, 2, 3).t()), tol);
+    // a dimension of one element, an empty tensor
+    const HostT<C> one = host_complex<C>({1, 4});
+    check_scans_of(one.cuda(), one, tol);
+    const DevT<C> none(0, 3);
+    CHECK(t7::cumsum(none, 1).sizes() == Shape{0, 3});
+    CHECK_THROWS_AS(t7::cumsum(g, 3), t7::IndexError);
+}
+
+TEST_CASE("cuda complex: cumsum and cumprod along every dimension, on views, into results") {
+    check_scans<CF>(2e-6);
+    check_scans<CD>(1e-14);
+}
+
+// Layout k of an 8 x 7 tensor: whole, transposed, narrowed, stepped (chosen at run
+// time: one instantiation of the fills per type, not one per layout).
+template <class X>
+X fill_layout(const X& x, int k) {
+    switch (k) {
+    case 0:
+        return x;
+    case 1:
+        return x.t();
+    case 2:
+        return x.narrow(1, 1, 5).narrow(0, 1, 6);
+    default:
+        return x(t7::slice(0, 8, 3), t7::slice(1, 7, 2));
+    }
+}
+
+// After manualSeed(1234), two fills of layout k of an 8 x 7 base (holding
+// host_complex's values first) on the GPU and on the CPU: the whole bases, both
+// parts, within tol, and the generators' offsets, agree.
+template <class C, class Fill>
+void check_complex_fill(int k, Fill fill, double tol) {
+    t7::manualSeed(1234);
+    HostT<C> h = host_complex<C>({8, 7});
+    for (int r = 0; r < 2; ++r) {
+        HostT<C> v = fill_layout(h, k);
+        fill(v);
+    }
+    const t7::RNGState cpu_state = t7::defaultGenerator<t7::CPU>().state();
+    t7::manualSeed(1234);
+    DevT<C> g = host_complex<C>({8, 7}).cuda();
+    for (int r = 0; r < 2; ++r) {
+        DevT<C> v = fill_layout(g, k);
+        fill(v);
+    }
+    check_complex(
+        g, [&](int64_t i) { return CD(h.data()[i]); }, tol);
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == cpu_state);
+}
+
+// Every fill on every layout: what the CPU does with a complex tensor (math/random.hpp:
+// normal draws both parts N(mean, stdv^2 / 2); the others the real part, imaginary 0).
+template <class C>
+void check_complex_fills() {
+    // the fills through libm (log, tan, exp, sin, cos) may differ in the last bits on a GPU
+    const double libm_tol = T7_GPU_EMULATED ? 0 : 1e-6;
+    const auto each_layout = [&](auto fill, double tol) {
+        for (int k = 0; k < 4; ++k) check_complex_fill<C>(k, fill, tol);
+    };
+    each_layout([](auto& x) { x.uniform(-2, 3); }, 0);
+    each_layout([](auto& x) { x.normal(1.5, 2); }, libm_tol);
+    each_layout([](auto& x) { x.bernoulli(0.3); }, 0);
+    each_layout([](auto& x) { x.random(); }, 0);
+    each_layout([](auto& x) { x.random(-3, 40); }, 0);
+    each_layout([](auto& x) { x.exponential(2); }, libm_tol);
+    each_layout([](auto& x) { x.cauchy(1, 0.5); }, libm_tol);
+    each_layout([](auto& x) { x.logNormal(0.5, 0.25); }, libm_tol);
+    each_layout([](auto& x) { x.geometric(0.3); }, 0);
+    // a user's generator, and the factory randn: parts N(0, 1/2)
+    t7::Generator a(77), b(77);
+    HostT<C> h(5, 3);
+    DevT<C> g(5, 3);
+    h.exponential(a, 0.5);
+    g.exponential(b, 0.5);
+    check_complex(
+        g, [&](int64_t i) { return CD(h.data()[i]); }, libm_tol);
+    CHECK(a.state() == b.state());
+    t7::manualSeed(5);
+    const HostT<C> rh = t7::randn<C>(6, 5);
+    t7::manualSeed(5);
+    const DevT<C> rg = t7::randn<C, t7::CUDA>(6, 5);
+    check_complex(
+        rg, [&](int64_t i) { return CD(rh.data()[i]); }, libm_tol);
+    // the parameters are checked before anything is drawn or written
+    t7::manualSeed(1);
+    DevT<C> z = host_complex<C>({3}).cuda();
+    CHECK_THROWS_AS(z.uniform(2, 1), t7::Error);
+    CHECK_THROWS_AS(z.geometric(1.5), t7::Error);
+    CHECK_THROWS_AS(z.random(4, 4), t7::Error);
+    CHECK(t7::defaultGenerator<t7::CUDA>(0).state() == t7::RNGState{1, 0});
+    check_complex(
+        z, [](int64_t i) { return CD(host_complex<C>({3}).data()[i]); }, 0);
+}
+
+TEST_CASE("cuda complex: random fills equal the CPU's after the same seed, on every layout") {
+    check_complex_fills<CF>();
+    check_complex_fills<CD>();
+}
+
+TEST_CASE("cuda complex: the library's kernels without a complex version refuse the tag") {
+    namespace rt = t7::cuda::rt;
+    DevT<CF> z(4);
+    z.zero();
+    rt::Strided2 s;
+    s.rank = 1;
+    s.numel = 4;
+    s.size[0] = 4;
+    s.stride[0][0] = s.stride[1][0] = 1;
+    // a complex normal draws its parts through real views, never as a complex tag
+    rt::RandomDraw draw;
+    draw.kind = rt::RandomKind::normal;
+    draw.param[1] = 1;
+    CHECK_THROWS_AS(rt::random_fill(z.data(), t7::DType::c64, draw, s, 0), t7::TypeError);
+    // sorting (the ordering operations do not compile on complex CUDA tensors)
+    DevT<CF> v(4);
+    DevT<int64_t> ix(4);
+    rt::Strided3 lines;
+    lines.rank = 1;
+    lines.numel = 1;
+    lines.size[0] = 1;
+    const std::string msg = error_of<t7::TypeError>([&] {
+        rt::sort_lines(t7::DType::c64, z.data(), v.data(), ix.data(), lines, 4, 1, 4, 1, 1, false,
+                       0);
+    });
+    CHECK(msg.find("ComplexFloat") != std::string::npos);
+    check_complex(
+        z, [](int64_t) { return CD(0); }, 0);
+}
+
+// The into-result forms against the new-tensor forms (checked against the DFT's
+// definition and, in test_thrust_host_complex.cpp, the CPU's): fresh, in place, into
+// overlapping and strided destinations; a wrong type or size leaves out unchanged.
+template <class C>
+void check_fft_into(double tol) {
+    using R = typename C::value_type;
+    const HostT<C> h = host_complex<C>({4, 6});
+    const DevT<C> z = h.cuda();
+    const auto same = [&](const DevT<C>& got, const DevT<C>& want) {
+        REQUIRE(got.sizes() == want.sizes());
+        const HostT<C> w = want.cpu();
+        check_complex(
+            got, [&](int64_t i) { return CD(w.data()[i]); }, tol);
+    };
+    // into an empty tensor (sized), into a transposed one (it keeps its strides)
+    DevT<C> out;
+    CHECK(&t7::fft(out, z, 8, 0) == &out);
+    same(out, t7::fft(z, 8, 0));
+    DevT<C> base(6, 4);
+    DevT<C> tr = base.t();
+    t7::ifft(tr, z, -1, 1, t7::FftNorm::ortho);
+    CHECK(tr.strides() == Shape{1, 4});
+    same(tr, t7::ifft(z, -1, 1, t7::FftNorm::ortho));
+    // in place (out is x), along each dimension
+    for (int64_t d = 0; d < 2; ++d) {
+        DevT<C> x = z.clone();
+        t7::fft(x, x, -1, d);
+        same(x, t7::fft(z, -1, d));
+    }
+    // out overlapping x in another layout: rows 2..5 of a 6 x 6 tensor from rows 0..3
+    DevT<C> big = host_complex<C>({6, 6}).cuda();
+    const DevT<C> x0 = big.narrow(0, 0, 4).clone();
+    DevT<C> dst = big.narrow(0, 2, 4);
+    t7::fft(dst, big.narrow(0, 0, 4), -1, 0);
+    same(dst, t7::fft(x0, -1, 0));
+    // rfft and irfft, and fft of real values, into given tensors
+    const DevT<R> xr = host<R>({5, 6}, wave).cuda();
+    DevT<C> rs(3, 6);
+    t7::rfft(rs, xr, -1, 0);
+    same(rs, t7::rfft(xr, -1, 0));
+    DevT<R> back;
+    t7::irfft(back, rs, 5, 0);
+    CHECK(back.sizes() == Shape{5, 6});
+    check_close(
+        back, [&](int64_t i) { return wave(i); }, tol);
+    DevT<C> fr;
+    t7::fft(fr, xr);
+    same(fr, t7::fft(xr));
+    // the n-dimensional forms
+    DevT<C> n1, n2(4, 6), n3;
+    t7::fftn(n1, z, {});
+    same(n1, t7::fftn(z));
+    t7::ifft2(n2, z, {-2, -1}, t7::FftNorm::forward);
+    same(n2, t7::ifft2(z, {-2, -1}, t7::FftNorm::forward));
+    t7::rfftn(n3, xr, {0, 1});
+    same(n3, t7::rfftn(xr, {0, 1}));
+    DevT<R> n4;
+    t7::irfftn(n4, n3, {0, 1});
+    const DevT<R> w4 = t7::irfftn(n3, {0, 1});
+    CHECK(n4.sizes() == w4.sizes());
+    check_close(
+        n4, [&, w = values(w4)](int64_t i) { return w[size_t(i)]; }, tol);
+    // errors: out unchanged
+    using Other = std::conditional_t<std::is_same_v<R, float>, CD, CF>;
+    DevT<Other> wrong = host_complex<Other>({4, 6}).cuda();
+    CHECK_THROWS_AS(t7::fft(wrong, z), t7::TypeError);
+    CHECK_THROWS_AS(t7::fftn(wrong, z, {}), t7::TypeError);
+    check_complex(
+        wrong,
+        [](int64_t i) {
+            return CD(host_complex<Other>({4, 6}).data()[i]);
+        },
+        0);
+    DevT<C> small = host_complex<C>({4, 5}).cuda();
+    CHECK_THROWS_AS(t7::fft(small, z), t7::ShapeError);
+    CHECK_THROWS_AS(t7::rfft(small, xr), t7::ShapeError);
+    CHECK_THROWS_AS(t7::fft2(small, z, {0, 1}), t7::ShapeError);
+    const std::string msg = error_of<t7::ShapeError>([&] { t7::ifft(small, z, 7); });
+    CHECK(msg == "ifft: the result has size 4x7 but out has size 4x5");
+    check_complex(
+        small,
+        [](int64_t i) {
+            return CD(host_complex<C>({4, 5}).data()[i]);
+        },
+        0);
+    DevT<R> real_out = host<R>({5, 6}, wave).cuda();
+    CHECK_THROWS_AS(t7::rfft(real_out, xr), t7::TypeError);
+    CHECK_THROWS_AS(t7::fft(real_out, xr), t7::TypeError);
+    DevT<C> cplx_out(5, 6);
+    CHECK_THROWS_AS(t7::irfft(cplx_out, rs, 5, 0), t7::TypeError);
+    check_close(
+        real_out, [](int64_t i) { return double(R(wave(i))); }, 0);
+    CHECK_THROWS_AS(t7::fft(out, z, 0), t7::ShapeError);
+    CHECK_THROWS_AS(t7::fft(out, z, -1, 2), t7::IndexError);
+    // a fresh result goes to x's device; into a tensor on another device
+    if (two_devices()) {
+        const DevT<C> z1 = h.cuda(1);
+        DevT<C> o1;
+        t7::fft(o1, z1);
+        CHECK(o1.getDevice() == 1);
+        same(o1, t7::fft(z));
+        DevT<C> o0(4, 6);
+        t7::fft(o0, z1);
+        CHECK(o0.getDevice() == 0);
+        same(o0, t7::fft(z));
+    }
+}
+
+TEST_CASE("cuda complex: the transforms into a given tensor") {
+    check_fft_into<CF>(2e-6);
+    check_fft_into<CD>(1e-13);
+}
+
 // C(i, j) = sum_k A(i, k) B(k, j) of host matrices given by element functions.
 template <class FA, class FB>
 CD product_ref(int64_t i, int64_t j, int64_t k, FA a, FB b) {

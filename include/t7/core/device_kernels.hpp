@@ -80,7 +80,7 @@ void fill(void* dst, int elem_size, const void* value, const Strided2& s, int de
 
 // In-place inclusive scan (running sum, or product when `multiply`) of `n`
 // elements `stride` apart, for every line start given by operand 0 of `lines`;
-// Long, Float and Double.
+// Long, Float, Double, ComplexFloat and ComplexDouble.
 void scan(DType type, bool multiply, void* data, const Strided2& lines, int64_t n, int64_t stride,
           int device);
 

@@ -12,6 +12,7 @@ namespace t7::detail {
 
 template <class T>
 Tensor<T, CUDA> op_histc(HistcTag, const Tensor<T, CUDA>& x, int64_t nbins, double lo, double hi) {
+    static_assert(!is_complex_v<T>, "t7::histc: complex numbers have no order");
     const int device = x.getDevice();
     cuda::DeviceGuard guard(device);
     const int64_t n = x.nElement();

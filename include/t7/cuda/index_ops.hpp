@@ -311,6 +311,8 @@ void sort_gpu(const char* op, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>
 template <class T>
 void op_sort(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int64_t dim,
              bool descending) {
+    // as the CPU's t7::sort (ops/sort.hpp); kernels/sort.cu refuses a complex tag at run time
+    static_assert(!is_complex_v<T>, "t7::sort: complex numbers have no order");
     if (x.dim() == 0) { // sorting nothing gives nothing
         out.values.resize(Shape{});
         out.indices.resize(Shape{});
@@ -323,6 +325,7 @@ void op_sort(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int
 template <class T>
 void op_topk(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int64_t k, int64_t dim,
              bool largest) {
+    static_assert(!is_complex_v<T>, "t7::topk: complex numbers have no order");
     dim = slice_dim(x, dim, "topk");
     check_k("topk", k, dim, x.size(dim), 0);
     sort_gpu("topk", out, x, dim, k, largest);

@@ -31,6 +31,7 @@ void order_result(const char* op, ValuesIndices<T, CUDA>& out, const Tensor<T, C
 template <class T>
 void op_kth(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int64_t k, int64_t dim,
             const char* op) {
+    static_assert(!is_complex_v<T>, "t7::kthvalue, t7::median: complex numbers have no order");
     require_same_gpu(op, x.getDevice(), out.values, out.indices);
     check_result(op, out.values, with_entry(x.sizes(), dim, 1));
     check_result(op, out.indices, with_entry(x.sizes(), dim, 1));
@@ -44,6 +45,7 @@ void op_kth(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int6
 
 template <class T>
 void op_mode(ops_tag, ValuesIndices<T, CUDA>& out, const Tensor<T, CUDA>& x, int64_t dim) {
+    static_assert(!is_complex_v<T>, "t7::mode: complex numbers have no order");
     require_same_gpu("mode", x.getDevice(), out.values, out.indices);
     check_result("mode", out.values, with_entry(x.sizes(), dim, 1));
     check_result("mode", out.indices, with_entry(x.sizes(), dim, 1));

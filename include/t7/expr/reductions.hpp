@@ -627,22 +627,22 @@ template <class Op, class T, class D>
 void scan(Tensor<T, D>& x, int64_t dim, Op op) {
     if constexpr (!std::is_same_v<D, CPU>) {
         Evaluator<D>::scan(x, dim, op); // the device runs it
-        return;
+    } else { // (not instantiated for a device: no host loop over its element type)
+        const int64_t n = x.size(dim), st = x.stride(dim);
+        Shape outer = x.sizes();
+        outer[size_t(dim)] = 1;
+        std::array<const Shape*, 1> strides{&x.strides()};
+        Shape s0 = x.strides();
+        strides[0] = &s0;
+        iter::Loop<1> L = iter::make_loop<1>(outer, strides);
+        T* p = x.data();
+        iter::for_each_run(L, 0, L.numel, [&](const std::array<int64_t, 1>& off, int64_t m) {
+            for (int64_t j = 0; j < m; ++j) {
+                T* q = p + off[0] + j * L.inner_stride(0);
+                for (int64_t i = 1; i < n; ++i) q[i * st] = op(q[(i - 1) * st], q[i * st]);
+            }
+        });
     }
-    const int64_t n = x.size(dim), st = x.stride(dim);
-    Shape outer = x.sizes();
-    outer[size_t(dim)] = 1;
-    std::array<const Shape*, 1> strides{&x.strides()};
-    Shape s0 = x.strides();
-    strides[0] = &s0;
-    iter::Loop<1> L = iter::make_loop<1>(outer, strides);
-    T* p = x.data();
-    iter::for_each_run(L, 0, L.numel, [&](const std::array<int64_t, 1>& off, int64_t m) {
-        for (int64_t j = 0; j < m; ++j) {
-            T* q = p + off[0] + j * L.inner_stride(0);
-            for (int64_t i = 1; i < n; ++i) q[i * st] = op(q[(i - 1) * st], q[i * st]);
-        }
-    });
 }
 } // namespace detail
 

@@ -190,41 +190,7 @@ void c2r_lines(Tensor<R>& out, const Tensor<C>& x, int64_t dim, int64_t n, FftNo
                            [&](R* dst, PC* src) { plan.run_c2r(dst, src); });
 }
 
-// The destination of an into-result form: of type U == Want (else TypeError),
-// and of the result's sizes (an empty tensor is resized; else ShapeError),
-// checked before anything is written.
-template <class Want, class U>
-void check_out(const Tensor<U>& out, const Shape& sizes, const char* op) {
-    if constexpr (!std::is_same_v<U, Want>) {
-        fail<TypeError>(op, ": the result is a ", Tensor<Want>::typeName(), ", not a ",
-                        Tensor<U>::typeName());
-    } else {
-        if (out.dim() == 0) return;
-        if (!(out.sizes() == sizes))
-            fail<ShapeError>(op, ": the result has size ", sizes, " but out has size ",
-                             out.sizes());
-    }
-}
-
-// Runs lines(dst) with dst = out (sized first when empty), or, when out shares
-// memory with x in another layout, a new tensor then copied into out.
-template <class V, class T, class F>
-void run_into(Tensor<V>& out, const Tensor<T>& x, const Shape& sizes, F&& lines) {
-    if (out.dim() == 0) out.set(Tensor<V>(sizes));
-    if (out.nElement() == 0) return;
-    const auto [olo, ohi] = byte_range(out);
-    const auto [xlo, xhi] = byte_range(x);
-    const bool same_layout =
-        static_cast<const void*>(out.data()) == static_cast<const void*>(x.data()) &&
-        sizeof(V) == sizeof(T) && out.strides() == x.strides() && out.sizes() == x.sizes();
-    if (ohi <= xlo || xhi <= olo || same_layout) { // each line is read before it is written
-        lines(out);
-        return;
-    }
-    Tensor<V> tmp(sizes);
-    lines(tmp);
-    out.copy(tmp);
-}
+// (check_out, run_into and into, which the CUDA transforms share: fft_common.hpp)
 
 template <class U, class T>
 Tensor<U>& fft1_into(Tensor<U>& out, const Tensor<T>& x, int64_t n, int64_t dim, FftNorm norm,
@@ -370,21 +336,8 @@ auto irfftn(const Tensor<T>& x, const Shape& dims = {}, FftNorm norm = FftNorm::
 
 // ---- into a given tensor ---------------------------------------------------------------
 // The result is written into out (resized when out is empty); a result type other
-// than out's is a TypeError, other sizes a ShapeError, out unchanged.
-namespace detail::fft {
-template <class U, class R>
-Tensor<U>& into(Tensor<U>& out, const R& r, const char* op) {
-    using V = typename R::value_type;
-    check_out<V>(out, r.sizes(), op);
-    if constexpr (std::is_same_v<U, V>) {
-        if (out.dim() == 0)
-            out.set(r);
-        else
-            out.copy(r);
-    }
-    return out;
-}
-} // namespace detail::fft
+// than out's is a TypeError, other sizes a ShapeError, out unchanged (the checks and
+// detail::fft::into, shared with the CUDA transforms: fft_common.hpp).
 // (the one-dimensional ones write out directly: a repeated transform into the
 // same tensor allocates nothing)
 template <class U, class T>

@@ -77,6 +77,59 @@ Shape fft_dims(const Tensor<T, D>& x, const Shape& dims, const char* op) {
     return r;
 }
 
+// ---- into-result forms (the CPU's, math/fft.hpp, and the GPU's, cuda/fft.hpp) ----
+
+// The destination of an into-result form: of type U == Want (else TypeError),
+// and of the result's sizes (an empty tensor is resized; else ShapeError),
+// checked before anything is written.
+template <class Want, class U, class D>
+void check_out(const Tensor<U, D>& out, const Shape& sizes, const char* op) {
+    if constexpr (!std::is_same_v<U, Want>) {
+        fail<TypeError>(op, ": the result is a ", Tensor<Want, D>::typeName(), ", not a ",
+                        Tensor<U, D>::typeName());
+    } else {
+        if (out.dim() == 0) return;
+        if (!(out.sizes() == sizes))
+            fail<ShapeError>(op, ": the result has size ", sizes, " but out has size ",
+                             out.sizes());
+    }
+}
+
+// Runs lines(dst) with dst = out (sized first when empty, on x's device), or, when
+// out shares memory with x in another layout, a new tensor then copied into out.
+template <class V, class T, class D, class F>
+void run_into(Tensor<V, D>& out, const Tensor<T, D>& x, const Shape& sizes, F&& lines) {
+    const typename DeviceMemory<D>::Scope scope(x.getDevice()); // new tensors go where x is
+    if (out.dim() == 0) out.set(Tensor<V, D>(sizes));
+    if (out.nElement() == 0) return;
+    const auto [olo, ohi] = byte_range(out);
+    const auto [xlo, xhi] = byte_range(x);
+    const bool same_layout =
+        static_cast<const void*>(out.data()) == static_cast<const void*>(x.data()) &&
+        sizeof(V) == sizeof(T) && out.strides() == x.strides() && out.sizes() == x.sizes();
+    if (ohi <= xlo || xhi <= olo || same_layout) { // each line is read before it is written
+        lines(out);
+        return;
+    }
+    Tensor<V, D> tmp(sizes);
+    lines(tmp);
+    out.copy(tmp);
+}
+
+// The result r of a transform into out (checked as above; set to r when empty).
+template <class U, class D, class R>
+Tensor<U, D>& into(Tensor<U, D>& out, const R& r, const char* op) {
+    using V = typename R::value_type;
+    check_out<V>(out, r.sizes(), op);
+    if constexpr (std::is_same_v<U, V>) {
+        if (out.dim() == 0)
+            out.set(r);
+        else
+            out.copy(r);
+    }
+    return out;
+}
+
 // x rolled by `shift(size)` along each of dims ({} all), as a new tensor.
 template <class T, class D, class F>
 Tensor<T, D> roll_dims(const Tensor<T, D>& x, const Shape& dims, F shift, const char* op) {
