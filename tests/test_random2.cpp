@@ -72,6 +72,14 @@ TEST_CASE("random(): Torch7's whole range per type") {
     c.random();
     CHECK(t7::min(c) == 0);
     CHECK(t7::max(c) == 127);
+    // complex: the real parts over the parts' range (2^24 for complex<float>), imaginary 0
+    t7::ComplexFloatTensor z(N);
+    z.random();
+    const t7::FloatTensor re = t7::real(z);
+    CHECK(t7::min(re) >= 0);
+    CHECK(t7::max(re) <= 16777216.0f);
+    CHECK(t7::max(re) > 16000000.0f);
+    CHECK(t7::max(t7::abs(t7::imag(z))) == 0.0f);
 }
 
 TEST_CASE("random(b) and random(a, b): exact ranges, every value hit, uniform") {

@@ -369,10 +369,11 @@ std::pair<int64_t, uint64_t> random_range(int64_t a, int64_t b) {
 }
 
 // random(): Torch7's [0, max] per type: the type's maximum for integers, 2^mantissa
-// bits for floating types (2^24 float, 2^53 double, 2^11 Half).
+// bits for floating types (2^24 float, 2^53 double, 2^11 Half), those of the parts
+// for complex types (whose real parts it fills).
 template <class T>
 uint64_t random_full_count() {
-    using C = compute_t<T>;
+    using C = real_t<compute_t<T>>;
     if constexpr (std::is_integral_v<C>)
         return uint64_t(std::numeric_limits<C>::max()) + 1;
     else if constexpr (std::is_same_v<T, Half>)
