@@ -27,6 +27,10 @@ SNIPPETS = [  # (code on z, a ComplexFloatTensor, and the message expected)
     ("auto m = t7::min(z, 0);", "t7::min: complex numbers have no order"),
     ("auto m = t7::sort(z);", "t7::sort: complex numbers have no order"),
     ("auto m = z.topk(2);", "t7::topk: complex numbers have no order"),
+    ("auto m = t7::kthvalue(z, 1);", "t7::kthvalue, t7::median: complex numbers have no order"),
+    ("auto m = t7::median(z);", "t7::kthvalue, t7::median: complex numbers have no order"),
+    ("auto m = t7::mode(z);", "t7::mode: complex numbers have no order"),
+    ("auto m = t7::histc(z);", "t7::histc: complex numbers have no order"),
 ]
 # The same of a distributed tensor (<t7/mpi.hpp>, compiled by mpicxx when there is one):
 # u is a DistTensor<std::complex<float>>.

@@ -100,6 +100,7 @@ void histc_count(T* rp, const T* p, int64_t n, int64_t nbins, double lo, double 
 // element type (all zeros when x has no finite element).
 template <class T, class D>
 Tensor<T, D> histc(const Tensor<T, D>& x, int64_t nbins = 100, double lo = 0, double hi = 0) {
+    static_assert(!is_complex_v<T>, "t7::histc: complex numbers have no order");
     if (nbins < 1) detail::fail<ShapeError>("histc: number of bins ", nbins, " must be positive");
     if (!std::isfinite(lo) || !std::isfinite(hi))
         detail::fail<Error>("histc: the range [", lo, ", ", hi, "] is not finite");

@@ -380,6 +380,7 @@ ValuesIndices<T, D>& kth_into(ValuesIndices<T, D>& out, const Tensor<T, D>& x, i
     if constexpr (!std::is_same_v<D, CPU>) { // cuda/order_stats.hpp
         op_kth(ops_tag{}, out, x, k, dim, op);
     } else {
+        static_assert(!is_complex_v<T>, "t7::kthvalue, t7::median: complex numbers have no order");
         auto job = slice_job(op, out.values, out.indices, x, dim, 1);
         const int64_t sx = job.x.stride(dim);
         detail::for_each_slice(job, [&](const T* src, T* v, int64_t* i, auto& scratch) {
@@ -439,6 +440,7 @@ ValuesIndices<T, D>& mode(ValuesIndices<T, D>& out, const Tensor<T, D>& x, int64
     if constexpr (!std::is_same_v<D, CPU>) { // cuda/order_stats.hpp
         op_mode(detail::ops_tag{}, out, x, dim);
     } else {
+        static_assert(!is_complex_v<T>, "t7::mode: complex numbers have no order");
         const int64_t n = x.size(dim);
         auto job = detail::slice_job("mode", out.values, out.indices, x, dim, 1);
         const int64_t sx = job.x.stride(dim);
