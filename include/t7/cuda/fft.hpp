@@ -9,6 +9,7 @@
 #pragma once
 
 #include "../core/device_kernels.hpp"
+#include "../math/fft.hpp" // the n-dimensional into-result forms, generic over the device
 #include "../math/fft_common.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/transfer.hpp"
@@ -226,18 +227,6 @@ Tensor<U, CUDA>& irfft(Tensor<U, CUDA>& out, const Tensor<T, CUDA>& x, int64_t n
                        int64_t dim = -1, FftNorm norm = FftNorm::backward) {
     return detail::fft::irfft1_into(out, x, n, dim, norm, "irfft");
 }
-#define T7_CUDA_FFT_INTO_N(NAME)                                                                   \
-    template <class U, class T>                                                                    \
-    Tensor<U, CUDA>& NAME(Tensor<U, CUDA>& out, const Tensor<T, CUDA>& x, const Shape& dims,       \
-                          FftNorm norm = FftNorm::backward) {                                      \
-        return detail::fft::into(out, NAME(x, dims, norm), #NAME);                                 \
-    }
-T7_CUDA_FFT_INTO_N(fftn)
-T7_CUDA_FFT_INTO_N(ifftn)
-T7_CUDA_FFT_INTO_N(fft2)
-T7_CUDA_FFT_INTO_N(ifft2)
-T7_CUDA_FFT_INTO_N(rfftn)
-T7_CUDA_FFT_INTO_N(irfftn)
-#undef T7_CUDA_FFT_INTO_N
+// The n-dimensional into-result forms are math/fft.hpp's, generic over the device.
 
 } // namespace t7
