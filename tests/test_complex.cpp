@@ -149,7 +149,7 @@ TEST_CASE_TEMPLATE("where and byte comparisons in packets, against loops", T, fl
     }
 }
 
-// The functions computed in packets from SLEEF's parts (exp sin cos sinh cosh log)
+// The functions computed in packets from SLEEF's parts (exp sin cos sinh cosh log sqrt)
 // against the C library's (glibc's, NumPy's own) on a grid, within 4 ulp per part;
 // infinities, NaN, zeros and huge parts inside packets take the C library's path.
 template <class T>
@@ -165,6 +165,12 @@ TEST_CASE_TEMPLATE("complex functions in packets agree with the C library", T, C
         v.push_back(T(big, R(0.5)));
         v.push_back(T(R(-0.5), -big));
     }
+    // sqrt's ranges: parts near the largest and the smallest normal values
+    const R mx = std::numeric_limits<R>::max(), mn = std::numeric_limits<R>::min();
+    for (R s : {mx / 2, mx / 8, mn, mn * 1e6f, R(1e-30)}) {
+        v.push_back(T(s, R(0.7) * s));
+        v.push_back(T(-s, R(3)));
+    }
     const T special[] = {
         T(inf, 1), T(-inf, 1),    T(1, inf), T(nan, 1),      T(1, nan),
         T(0, 0),   T(R(-0.0), 0), T(-1, 0),  T(-1, R(-0.0)), T(std::cos(R(1)), std::sin(R(1)))};
@@ -177,7 +183,8 @@ TEST_CASE_TEMPLATE("complex functions in packets agree with the C library", T, C
         {"cos", [](const Tensor<T>& x) { return Tensor<T>(t7::cos(x)); }},
         {"sinh", [](const Tensor<T>& x) { return Tensor<T>(t7::sinh(x)); }},
         {"cosh", [](const Tensor<T>& x) { return Tensor<T>(t7::cosh(x)); }},
-        {"log", [](const Tensor<T>& x) { return Tensor<T>(t7::log(x)); }}};
+        {"log", [](const Tensor<T>& x) { return Tensor<T>(t7::log(x)); }},
+        {"sqrt", [](const Tensor<T>& x) { return Tensor<T>(t7::sqrt(x)); }}};
     auto ref = [](const char* name, T x) {
         const std::string n = name;
         return n == "exp"    ? std::exp(x)
@@ -185,6 +192,7 @@ TEST_CASE_TEMPLATE("complex functions in packets agree with the C library", T, C
                : n == "cos"  ? std::cos(x)
                : n == "sinh" ? std::sinh(x)
                : n == "cosh" ? std::cosh(x)
+               : n == "sqrt" ? std::sqrt(x)
                              : std::log(x);
     };
     auto close = [inf](R a, R b) {

@@ -9,7 +9,6 @@
 #pragma once
 
 #include "../core/device_kernels.hpp"
-#include "../math/fft.hpp" // the n-dimensional into-result forms, generic over the device
 #include "../math/fft_common.hpp"
 #include "../tensor/copy.hpp"
 #include "../tensor/transfer.hpp"
@@ -227,6 +226,6 @@ Tensor<U, CUDA>& irfft(Tensor<U, CUDA>& out, const Tensor<T, CUDA>& x, int64_t n
                        int64_t dim = -1, FftNorm norm = FftNorm::backward) {
     return detail::fft::irfft1_into(out, x, n, dim, norm, "irfft");
 }
-// The n-dimensional into-result forms are math/fft.hpp's, generic over the device.
+// The n-dimensional into-result forms are fft_common.hpp's, generic over the device.
 
 } // namespace t7

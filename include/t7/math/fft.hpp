@@ -360,21 +360,7 @@ Tensor<U>& irfft(Tensor<U>& out, const Tensor<T>& x, int64_t n = -1, int64_t dim
                  FftNorm norm = FftNorm::backward) {
     return detail::fft::irfft1_into(out, x, n, dim, norm, "irfft");
 }
-// The n-dimensional into-result forms, on any device: the value form (this file's, or
-// cuda/fft.hpp's through argument-dependent lookup), then copied into out.
-#define T7_FFT_INTO_N(NAME)                                                                        \
-    template <class U, class T, class D>                                                           \
-    Tensor<U, D>& NAME(Tensor<U, D>& out, const Tensor<T, D>& x, const Shape& dims,                \
-                       FftNorm norm = FftNorm::backward) {                                         \
-        return detail::fft::into(out, NAME(x, dims, norm), #NAME);                                 \
-    }
-T7_FFT_INTO_N(fftn)
-T7_FFT_INTO_N(ifftn)
-T7_FFT_INTO_N(fft2)
-T7_FFT_INTO_N(ifft2)
-T7_FFT_INTO_N(rfftn)
-T7_FFT_INTO_N(irfftn)
-#undef T7_FFT_INTO_N
+// The n-dimensional into-result forms (fftn(out, x, dims) ...): fft_common.hpp.
 
 // ---- frequencies and shifts ------------------------------------------------------------
 

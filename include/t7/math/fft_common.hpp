@@ -163,4 +163,20 @@ Tensor<T, D> ifftshift(const Tensor<T, D>& x, const Shape& dims = {}) {
         x, dims, [](int64_t n) { return n - n / 2; }, "ifftshift");
 }
 
+// The n-dimensional into-result forms, on any device: the value form (math/fft.hpp's,
+// or cuda/fft.hpp's: argument-dependent lookup when instantiated), copied into out.
+#define T7_FFT_INTO_N(NAME)                                                                        \
+    template <class U, class T, class D>                                                           \
+    Tensor<U, D>& NAME(Tensor<U, D>& out, const Tensor<T, D>& x, const Shape& dims,                \
+                       FftNorm norm = FftNorm::backward) {                                         \
+        return detail::fft::into(out, NAME(x, dims, norm), #NAME);                                 \
+    }
+T7_FFT_INTO_N(fftn)
+T7_FFT_INTO_N(ifftn)
+T7_FFT_INTO_N(fft2)
+T7_FFT_INTO_N(ifft2)
+T7_FFT_INTO_N(rfftn)
+T7_FFT_INTO_N(irfftn)
+#undef T7_FFT_INTO_N
+
 } // namespace t7

@@ -1,8 +1,9 @@
 // Complex numbers in packets. Eigen's complex packets (Packet4cf, Packet2cd, ...)
 // hold interleaved (re, im) lanes in one real packet `.v`; the functions here work
 // on those lanes with Eigen's real packet math and SLEEF:
-// * the product (Eigen's), the quotient (Smith's algorithm, NumPy's) and exp
-//   (exp(re) (cos im, sin im)) of complex packets;
+// * the product (Eigen's), the quotient (Smith's algorithm, NumPy's), exp sin cos
+//   sinh cosh log and sqrt (the C library's formulas on SLEEF's functions of the
+//   parts) of complex packets;
 // * the real results of complex values (abs, real, imag, angle) from two complex
 //   packets, de-interleaved into one real packet of each part (abs scaled by the
 //   larger part, as NumPy's SIMD loops: within 2 ulp).
@@ -312,8 +313,44 @@ T7_COMPLEX_PACKET_OP(cos, circular_hyperbolic_op)
 T7_COMPLEX_PACKET_OP(sinh, circular_hyperbolic_op)
 T7_COMPLEX_PACKET_OP(cosh, circular_hyperbolic_op)
 
-// tan and tanh stay the C library's, element by element (as do sqrt, log10, pow,
-// asin, acos and atan): the same formula on
+// sqrt(z) as the C library's csqrt computes it (glibc's, NumPy's on Linux): with
+// d = |z| (SLEEF's hypot, 0.5 ulp) and t = sqrt((d + |x|) / 2), sqrt(x + iy) is
+// (t, y / 2t) for x > 0 and (|y / 2t|, t with y's sign) for x < 0: no cancellation,
+// within 2 ulp per part. Zeros, infinities and NaN (Annex G), parts beyond MAX / 4
+// (d + |x| would overflow) and below 2^-p MIN (y / 2t would be subnormal): the C
+// library's csqrt, which scales.
+template <class Op, class T>
+struct sqrt_op {
+    static constexpr bool ok = true;
+    static constexpr bool scalar_via_packet = true;
+    template <class P>
+    static T7_INLINE P run(const P& z) {
+        using RP = cplx::real_packet_t<P>;
+        using R = cplx::real_scalar_t<P>;
+        const cplx::Parts<P> x(z);
+        const RP a = ei::pabs(x.re), b = ei::pabs(x.im), half = ei::pset1<RP>(R(0.5));
+        const RP d = vmath::hypot_u05(x.re, x.im);
+        const RP t = exact_sqrt(ei::pmul(half, ei::padd(d, a)));
+        const RP u = ei::pmul(half, ei::pdiv(x.im, t)); // y / 2t, with y's sign
+        const RP t_signed = ei::por(t, ei::pand(x.im, ei::pset1<RP>(R(-0.0))));
+        const RP positive = ei::pcmp_lt(ei::pzero(a), x.re);
+        const P r(ei::pselect(x.even, ei::pselect(positive, t, ei::pabs(u)),
+                              ei::pselect(positive, u, t_signed)));
+        const R tiny = std::numeric_limits<R>::min() / std::numeric_limits<R>::epsilon();
+        const R huge = std::numeric_limits<R>::max() / R(4);
+        const RP ordinary = ei::pand(
+            ei::pand(ei::pcmp_le(ei::pset1<RP>(tiny), a), ei::pcmp_le(ei::pset1<RP>(tiny), b)),
+            ei::pand(cplx::below(a, huge), cplx::below(b, huge)));
+        const RP redo = cplx::lanes_not(ordinary);
+        if (EIGEN_PREDICT_FALSE(any_lane(redo)))
+            return cplx::redo_lanes(r, z, redo, [](T v) { return Op{}(v); });
+        return r;
+    }
+};
+T7_COMPLEX_PACKET_OP(sqrt, sqrt_op)
+
+// tan and tanh stay the C library's, element by element (as do log10, pow, asin,
+// acos and atan): the same formula on
 // SLEEF's parts ((sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y)) was up to
 // 7 ulp from it (five roundings of 1-ulp factors), over the 4 ulp issue 42 allows.
 
