@@ -354,12 +354,47 @@ T7_COMPLEX_PACKET_OP(sqrt, sqrt_op)
 // SLEEF's parts ((sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y)) was up to
 // 7 ulp from it (five roundings of 1-ulp factors), over the 4 ulp issue 42 allows.
 
+// h^2 + l^2 - 1 for 1/2 <= h <= 2, l <= h, to about an ulp of the result (the C
+// library's __x2y2m1 computes it exactly): the squares as a rounded value and its
+// exact error, the sums by Knuth's two-sum, the errors added last.
+template <class RP>
+T7_INLINE RP two_sum_error(const RP& a, const RP& b, const RP& s) {
+    const RP bb = ei::psub(s, a);
+    return ei::padd(ei::psub(a, ei::psub(s, bb)), ei::psub(b, bb));
+}
+// a * a - p exactly, for p = a * a rounded (|a| <= 2): one fused multiply-add, or
+// without FMA Dekker's product of a's halves (Veltkamp's split).
+template <class RP>
+T7_INLINE RP square_error(const RP& a, const RP& p) {
+#if defined(__FMA__)
+    return ei::pmadd(a, a, cplx::flip_sign(p));
+#else
+    using R = typename ei::unpacket_traits<RP>::type;
+    const RP c = ei::pmul(ei::pset1<RP>(sizeof(R) == 4 ? R(4097) : R(134217729)), a);
+    const RP hi = ei::psub(c, ei::psub(c, a)), lo = ei::psub(a, hi);
+    const RP e = ei::padd(ei::psub(ei::pmul(hi, hi), p), ei::pmul(ei::padd(hi, hi), lo));
+    return ei::padd(e, ei::pmul(lo, lo));
+#endif
+}
+template <class RP>
+T7_INLINE RP x2y2m1(const RP& h, const RP& l) {
+    using R = typename ei::unpacket_traits<RP>::type;
+    const RP hh = ei::pmul(h, h), ll = ei::pmul(l, l), m1 = ei::pset1<RP>(R(-1));
+    const RP s = ei::padd(hh, m1), t = ei::padd(s, ll);
+    const RP err = ei::padd(ei::padd(two_sum_error(hh, m1, s), two_sum_error(s, ll, t)),
+                            ei::padd(square_error(h, hh), square_error(l, ll)));
+    return ei::padd(t, err);
+}
+
 // log(z) = log|z| + i atan2(y, x), within 4 ulp of the C library's clog (log10 is
-// not vectorised: one more rounding took it to 6). Where |z| is near 1, log|z| = log1p(t) / 2 with
-// t = (h - 1)(h + 1) + l^2 (h >= l the magnitudes of the parts; h - 1 exact): no
-// cancellation in the log. Lanes where t itself cancels (|t| < l^2 / 2: |z| within
-// a few ulps of the unit circle), zeros, subnormal parts, infinities and NaN: the
-// C library's clog, which computes x^2 + y^2 - 1 exactly.
+// not vectorised: log10 of SLEEF's hypot, or log1p(t) log10(e) / 2, were 5-6 ulp
+// from glibc's clog10 at |z| near 0.6, whose log10 is itself up to 2 ulp off). Where
+// |z| is near 1 (1/2 <= |z|^2, h <= 2: as the C library), log|z| = log1p(t) / 2 with
+// t = h^2 + l^2 - 1 (h >= l the magnitudes of the parts) from the squares' exact
+// errors (x2y2m1): no cancellation in the log. Lanes where t itself cancels (|t| <
+// l^2 / 2: |z| within a few ulps of the unit circle), zeros, subnormal parts, parts
+// beyond MAX / 2 (|z| could overflow), infinities and NaN: the C library's clog,
+// which computes x^2 + y^2 - 1 exactly and scales.
 template <class Op, class T>
 struct log_op {
     static constexpr bool ok = true;
@@ -375,15 +410,17 @@ struct log_op {
         const RP q = ei::pdiv(l, h);
         const RP far = vmath::log_u10(ei::pmul(h, exact_sqrt(square_plus_one_packet(q, one))));
         const RP l2 = ei::pmul(l, l);
-        const RP t = ei::pmadd(ei::psub(h, one), ei::padd(h, one), l2);
+        const RP t = x2y2m1(h, l);
         const RP near = ei::pmul(half, vmath::log1p(t));
-        const RP is_near = ei::pand(ei::pcmp_le(half, h), ei::pcmp_le(h, ei::pset1<RP>(R(2))));
+        const RP is_near =
+            ei::pand(ei::pand(ei::pcmp_le(half, h), ei::pcmp_le(h, ei::pset1<RP>(R(2)))),
+                     ei::pcmp_le(ei::pset1<RP>(R(-0.5)), t));
         const RP mod = ei::pselect(is_near, near, far);
         const P r(ei::pselect(x.even, mod, vmath::atan2_u10(x.im, x.re)));
         const RP cancels = ei::pand(is_near, ei::pcmp_lt(ei::pabs(t), ei::pmul(half, l2)));
         const RP numbers = ei::pand(ei::pcmp_eq(a, a), ei::pcmp_eq(b, b));
         const RP normal = ei::pand(ei::pcmp_le(ei::pset1<RP>(std::numeric_limits<R>::min()), h),
-                                   cplx::below(h, R(INFINITY)));
+                                   cplx::below(h, std::numeric_limits<R>::max() / R(2)));
         const RP ordinary = ei::pand(numbers, normal);
         const RP redo = ei::por(cancels, cplx::lanes_not(ordinary));
         if (EIGEN_PREDICT_FALSE(any_lane(redo)))
