@@ -74,8 +74,7 @@ inline constexpr bool available = T7_VMATH;
     T7_SLEEF_UNARY_AS(cos_u10, cos, u10, __VA_ARGS__)                                              \
     T7_SLEEF_UNARY_AS(sinh_u10, sinh, u10, __VA_ARGS__)                                            \
     T7_SLEEF_UNARY_AS(cosh_u10, cosh, u10, __VA_ARGS__)                                            \
-    T7_SLEEF_BINARY_AS(atan2_u10, atan2, u10, __VA_ARGS__)                                         \
-    T7_SLEEF_BINARY_AS(hypot_u05, hypot, u05, __VA_ARGS__)
+    T7_SLEEF_BINARY_AS(atan2_u10, atan2, u10, __VA_ARGS__)
 
 // Eigen's packet of the widest instruction set enabled, and SLEEF's build of it.
 #if defined(EIGEN_VECTORIZE_AVX512)
