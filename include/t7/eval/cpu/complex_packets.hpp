@@ -258,6 +258,21 @@ T7_INLINE RP square_plus_one_packet(const RP& q, const RP& one) {
 #endif
 }
 
+// The magnitudes a and b of a value's parts, the larger h and the smaller l, and
+// |z| = h sqrt(1 + (l / h)^2) as NumPy's SIMD abs computes it (within 2 ulp; no
+// overflow or underflow for normal parts; NaN lanes are the callers' to redo).
+template <class CP> // the complex packet: a real packet type as a template argument
+struct Magnitudes { // would lose its vector attributes (g++'s -Wignored-attributes)
+    using RP = cplx::real_packet_t<CP>;
+    RP a, b, h, l, mod;
+    explicit T7_INLINE Magnitudes(const cplx::Parts<CP>& x) {
+        using R = cplx::real_scalar_t<CP>;
+        a = ei::pabs(x.re), b = ei::pabs(x.im);
+        h = ei::pmax(a, b), l = ei::pmin(a, b);
+        mod = ei::pmul(h, exact_sqrt(square_plus_one_packet(ei::pdiv(l, h), ei::pset1<RP>(R(1)))));
+    }
+};
+
 #if T7_VMATH
 // exp, sin, cos, sinh and cosh as the C library computes them: each part a product
 // of a circular and a hyperbolic (or exponential) function of one part (exp(x + iy)
@@ -328,11 +343,9 @@ struct sqrt_op {
         using RP = cplx::real_packet_t<P>;
         using R = cplx::real_scalar_t<P>;
         const cplx::Parts<P> x(z);
-        const RP a = ei::pabs(x.re), b = ei::pabs(x.im), half = ei::pset1<RP>(R(0.5));
-        const RP h = ei::pmax(a, b), l = ei::pmin(a, b);
-        const RP q = ei::pdiv(l, h); // |z| as abs computes it (2 ulp)
-        const RP d = ei::pmul(h, exact_sqrt(square_plus_one_packet(q, ei::pset1<RP>(R(1)))));
-        const RP t = exact_sqrt(ei::pmul(half, ei::padd(d, a)));
+        const Magnitudes<P> m(x);
+        const RP &a = m.a, &b = m.b, half = ei::pset1<RP>(R(0.5));
+        const RP t = exact_sqrt(ei::pmul(half, ei::padd(m.mod, a)));
         const RP u = ei::pmul(half, ei::pdiv(x.im, t)); // y / 2t, with y's sign
         const RP t_signed = ei::por(t, ei::pand(x.im, ei::pset1<RP>(R(-0.0))));
         const RP positive = ei::pcmp_lt(ei::pzero(a), x.re);
@@ -406,11 +419,9 @@ struct log_op {
         using RP = cplx::real_packet_t<P>;
         using R = cplx::real_scalar_t<P>;
         const cplx::Parts<P> x(z);
-        const RP a = ei::pabs(x.re), b = ei::pabs(x.im);
-        const RP h = ei::pmax(a, b), l = ei::pmin(a, b);
-        const RP one = ei::pset1<RP>(R(1)), half = ei::pset1<RP>(R(0.5));
-        const RP q = ei::pdiv(l, h);
-        const RP far = vmath::log_u10(ei::pmul(h, exact_sqrt(square_plus_one_packet(q, one))));
+        const Magnitudes<P> m(x);
+        const RP &a = m.a, &b = m.b, &h = m.h, &l = m.l, half = ei::pset1<RP>(R(0.5));
+        const RP far = vmath::log_u10(m.mod);
         const RP l2 = ei::pmul(l, l);
         const RP t = x2y2m1(h, l);
         const RP near = ei::pmul(half, vmath::log1p(t));
