@@ -67,35 +67,64 @@ run_app() {
     echo "$name: $(echo "$out" | grep 'OpenMP') - all values correct"
 }
 
-step "(a) $cxx with pkg-config --cflags --libs tensor7"
+# The consumers are built concurrently (one translation unit each, most of this
+# script's time; CI has two cores) and run in order once built: each build's
+# output goes to its log, shown when it fails.
+declare -A building=()
+build_bg() {
+    local name=$1
+    shift
+    "$@" >"$work/$name.log" 2>&1 &
+    building[$name]=$!
+}
+built() {
+    wait "${building[$1]}" || { cat "$work/$1.log"; fail "$1: the build failed"; }
+}
+cmake_app() { # <source dir> <build dir> [cmake arguments...]
+    local src=$1 dir=$2
+    shift 2
+    cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" "$@" && cmake --build "$dir" -j 1
+}
+
+with_pc_path() { PKG_CONFIG_PATH=$pcdir "$@"; }
+
 flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs tensor7)
-echo "$cxx main.cpp $flags"
 # shellcheck disable=SC2086 # the flags are words
-"$cxx" "$here/main.cpp" -O2 -Wall -Wextra -Werror -march=native $flags -o "$work/app-pkg-config"
+build_bg a "$cxx" "$here/main.cpp" -O2 -Wall -Wextra -Werror -march=native $flags -o "$work/app-pkg-config"
+build_bg b cmake_app "$here/cmake_find_package" "$work/cmake-find-package" -DCMAKE_PREFIX_PATH="$stage"
+
+step "(a) $cxx with pkg-config --cflags --libs tensor7"
+echo "$cxx main.cpp $flags"
+built a
+build_bg c with_pc_path cmake_app "$here/cmake_pkg_config" "$work/cmake-pkg-config"
 run_app "(a) g++ + pkg-config" "$work/app-pkg-config"
 
 step "(b) CMake find_package(tensor7), tensor7::tensor7"
-cmake -S "$here/cmake_find_package" -B "$work/cmake-find-package" -G Ninja \
-    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$stage" >"$work/cmake-find-package.log" ||
-    { cat "$work/cmake-find-package.log"; fail "(b) cmake configure"; }
-cmake --build "$work/cmake-find-package" -j 1
+built b
 run_app "(b) CMake find_package" "$work/cmake-find-package/app"
-
-step "(c) CMake pkg_check_modules(T7 IMPORTED_TARGET tensor7)"
-PKG_CONFIG_PATH=$pcdir cmake -S "$here/cmake_pkg_config" -B "$work/cmake-pkg-config" -G Ninja \
-    -DCMAKE_CXX_COMPILER="$cxx" >"$work/cmake-pkg-config.log" ||
-    { cat "$work/cmake-pkg-config.log"; fail "(c) cmake configure"; }
-cmake --build "$work/cmake-pkg-config" -j 1
-run_app "(c) CMake pkg-config" "$work/cmake-pkg-config/app"
 
 # The MPI component, when this tensor7 was built with it (an MPI was found):
 # tensor7_mpi.pc and tensor7::mpi, each building mpi_main.cpp, run on 2 ranks.
 mpi_pc=$(find "$stage" -name tensor7_mpi.pc)
-mpi_done=""
+mpi=no
 if [ -n "$mpi_pc" ] && ! command -v mpirun >/dev/null 2>&1; then
     echo "(tensor7_mpi.pc is installed but mpirun is not in PATH: the MPI consumers are skipped)"
 elif [ -n "$mpi_pc" ]; then
     grep -q 'tensor7::mpi' "$config" || fail "tensor7_mpi.pc is installed but tensor7::mpi is not"
+    mpi=yes
+    mpi_flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs tensor7_mpi)
+    # shellcheck disable=SC2086 # the flags are words
+    build_bg d "$cxx" "$here/mpi_main.cpp" -O2 -Wall -Wextra -Werror -march=native $mpi_flags \
+        -o "$work/app-mpi-pkg-config"
+fi
+
+step "(c) CMake pkg_check_modules(T7 IMPORTED_TARGET tensor7)"
+built c
+run_app "(c) CMake pkg-config" "$work/cmake-pkg-config/app"
+
+mpi_done=""
+if [ $mpi = yes ]; then
+    build_bg e cmake_app "$here/cmake_mpi" "$work/cmake-mpi" -DCMAKE_PREFIX_PATH="$stage"
     # mpirun as root (containers, CI) needs Open MPI's two variables.
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     run_mpi() {
@@ -107,21 +136,14 @@ elif [ -n "$mpi_pc" ]; then
     }
 
     step "(d) $cxx with pkg-config --cflags --libs tensor7_mpi, on 2 ranks"
-    flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs tensor7_mpi)
-    echo "$cxx mpi_main.cpp $flags"
-    # shellcheck disable=SC2086 # the flags are words
-    "$cxx" "$here/mpi_main.cpp" -O2 -Wall -Wextra -Werror -march=native $flags -o "$work/app-mpi-pkg-config"
+    echo "$cxx mpi_main.cpp $mpi_flags"
+    built d
     run_mpi "(d) g++ + pkg-config tensor7_mpi" "$work/app-mpi-pkg-config"
 
     step "(e) CMake find_package(tensor7 COMPONENTS mpi), tensor7::mpi, on 2 ranks"
-    cmake -S "$here/cmake_mpi" -B "$work/cmake-mpi" -G Ninja \
-        -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$stage" >"$work/cmake-mpi.log" ||
-        { cat "$work/cmake-mpi.log"; fail "(e) cmake configure"; }
-    cmake --build "$work/cmake-mpi" -j 1
+    built e
     run_mpi "(e) CMake tensor7::mpi" "$work/cmake-mpi/app"
     mpi_done=", MPI: pkg-config tensor7_mpi and CMake tensor7::mpi"
-else
-    echo "(no tensor7_mpi.pc: tensor7 was built without MPI; the MPI consumers are skipped)"
 fi
 
 step "below C++20: one error naming C++20 (installed headers)"
