@@ -7,6 +7,7 @@
 
 #include "../../expr/nodes.hpp"
 #include "complex_packets.hpp"
+#include "complex_widened.hpp"
 #include "packet_ops.hpp"
 
 #include <array>
