@@ -1,8 +1,8 @@
-// Complex arithmetic (issue 42): w = z * z + c, w = exp(z), r = abs(z), w = sin(z), w = log(z),
-// w = sqrt(z) and w = z * c on complex64 and complex128 at 2^10, 2^16, 2^20 and 2^24 elements,
-// against a hand-written loop over the same arrays (std::complex), Eigen's arrays (the same
-// expressions on Map<ArrayXc>), and NumPy 1.24 (run through /usr/bin/python3 when it
-// imports numpy; each expression as a NumPy user writes it). "memory" compares
+// Complex arithmetic (issue 42): w = z * z + c, exp, abs, sin, log, sqrt, tanh of z
+// and w = z * c on complex64 and complex128 at 2^10, 2^16, 2^20 and 2^24 elements,
+// against a hand-written loop over the same arrays (std::complex), Eigen's arrays (the
+// same expressions on Map<ArrayXc>), and NumPy 1.24 (run through /usr/bin/python3 when
+// it imports numpy; each expression as a NumPy user writes it). "memory" compares
 // w = z * z + c (reads 2n, writes n elements) with a copy moving the same bytes
 // (y = x of 1.5n elements: tensor7's copy, a memcpy): time(copy) / time(expression),
 // 1.00 meaning at copy speed.
@@ -50,6 +50,7 @@ std::map<std::string, double> numpy_times(int rounds) {
         "        print('sin', dt, lg, best(lambda: np.sin(z), reps))\n"
         "        print('log', dt, lg, best(lambda: np.log(z), reps))\n"
         "        print('sqrt', dt, lg, best(lambda: np.sqrt(z), reps))\n"
+        "        print('tanh', dt, lg, best(lambda: np.tanh(z), reps))\n"
         "        print('mul', dt, lg, best(lambda: z * c, reps))\n";
     return bench::python_timings(script);
 }
@@ -132,6 +133,13 @@ void run(int lg, int threads, const std::map<std::string, double>& np) {
                      [&] { ew = ez.sqrt(); }},
                     g_rounds, inner);
     row("w = sqrt(z)", dt, lg, threads, t[0], t[1], t[2], np, "sqrt");
+    t = bench::race({[&] { w = t7::tanh(z); },
+                     [&] {
+                         for (int64_t i = 0; i < n; ++i) W[i] = std::tanh(Z[i]);
+                     },
+                     [&] { ew = ez.tanh(); }},
+                    g_rounds, inner);
+    row("w = tanh(z)", dt, lg, threads, t[0], t[1], t[2], np, "tanh");
     t = bench::race({[&] { w = z * c; },
                      [&] {
                          for (int64_t i = 0; i < n; ++i) W[i] = Z[i] * Cc[i];
