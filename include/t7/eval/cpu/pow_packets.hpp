@@ -1,0 +1,180 @@
+// tensor7's own vectorised pow and tanh where they beat SLEEF's (issue 43):
+// float tanh on every instruction set, float pow on AVX-512. Every other type
+// and instruction set keeps SLEEF's function (sleef_ops.hpp). Plain functions of
+// the packet types: nothing here is instantiated per expression. Coefficients:
+// Chebyshev fits (mpmath.chebyfit), tables: 2^(j/16), 1/c and log2 c rounded
+// from 50-digit values (bench/RESULTS.md, "bench_vmath", for the derivation).
+//
+// float tanh (SLEEF's 3.5-ulp family; measured 2.3 ulp, tests/test_vmath.cpp):
+//   tanh|x| = E / (E + 2), E = expm1(2|x|) = 2^n expm1(r) + (2^n - 1),
+//   n = round(2|x| / ln 2), r = 2|x| - n ln 2 (|r| <= ln2 / 2), expm1(r) =
+//   r + r^2 p(r) (degree 5, 2^-30.8 relative); 2|x| is clamped to 19, where tanh
+//   rounds to 1 in float, and x's sign is copied back (tanh(-0) = -0; NaN stays
+//   NaN through the clamp and the arithmetic).
+// float pow (SLEEF's 1-ulp family; measured 0.55 ulp), computed in double and
+//   rounded once: x = 2^e m, m in [0.75, 1.5) (getexp/getmant of the float),
+//   c = round(16 m) / 16 (13 entries in two registers, c = 1 exact),
+//   log2 x = e + log2 c + log2(1 + r), r = m (1/c) - 1 (one FMA, |r| <= 1/24),
+//   log2(1 + r) = r q(r) (degree 5, 2^-34.6 relative: y log2 x is within 2^-30
+//   of its value wherever pow is a finite nonzero float); t = y log2 x clamped
+//   to [-200, 200], 2^t = 2^floor(k) 2^(j/16) 2^f, k = round(16 t) / 16,
+//   |f| <= 1/32, 2^f = 1 + f s(f) (degree 2, 2^-28.7). The double is within
+//   2^-28 of pow(x, y), and its conversion to float rounds into inf, the
+//   denormals and 0 as pow does. Lanes with x <= 0, x = inf or NaN, or y = inf
+//   or NaN are computed again by std::pow (its special values, exactly).
+#pragma once
+
+#include "sleef_ops.hpp"
+
+#include <Eigen/Core>
+#include <cmath>
+
+namespace t7::cpu::vmath {
+
+#if T7_VMATH
+
+namespace pe = Eigen::internal;
+
+// ---- float tanh, any instruction set -------------------------------------------
+template <class P>
+T7_INLINE P tanh_float(const P& x) {
+    using PI = typename pe::unpacket_traits<P>::integer_packet;
+    const P ax = pe::pabs(x);
+    const P z = pe::pmin(pe::padd(ax, ax), pe::pset1<P>(19.0f)); // NaN stays NaN
+    // n = round(z / ln 2) in the low bits of nm (1.5 2^23 + n)
+    const P magic = pe::pset1<P>(0x1.8p23f);
+    const P nm = pe::pmadd(z, pe::pset1<P>(0x1.715476p+0f), magic);
+    const P n = pe::psub(nm, magic);
+    // ln 2 to float precision: the error it leaves in E is n 2^-28 relative, and
+    // tanh's is 2 / (E + 2) times that (below 2^-28 for every n)
+    const P r = pe::pmadd(n, pe::pset1<P>(-0x1.62e430p-1f), z);
+    P p = pe::pset1<P>(0x1.a124e4p-13f);
+    p = pe::pmadd(p, r, pe::pset1<P>(0x1.6d4316p-10f));
+    p = pe::pmadd(p, r, pe::pset1<P>(0x1.1110e2p-7f));
+    p = pe::pmadd(p, r, pe::pset1<P>(0x1.5554eap-5f));
+    p = pe::pmadd(p, r, pe::pset1<P>(0x1.55555ap-3f));
+    p = pe::pmadd(p, r, pe::pset1<P>(0x1p-1f));
+    const P em1 = pe::pmadd(pe::pmul(r, r), p, r);
+    // 2^n: (1.5 2^23 + n) << 23 is n << 23 modulo 2^32; plus the bias
+    const PI bits = pe::plogical_shift_left<23>(pe::preinterpret<PI>(nm));
+    const P two_n = pe::preinterpret<P>(pe::padd(bits, pe::pset1<PI>(127 << 23)));
+    const P e = pe::pmadd(two_n, em1, pe::psub(two_n, pe::pset1<P>(1.0f)));
+    const P t = pe::pdiv(e, pe::padd(e, pe::pset1<P>(2.0f)));
+    return pe::por(t, pe::pand(x, pe::pset1<P>(-0.0f)));
+}
+
+// ---- float pow, AVX-512 ---------------------------------------------------------
+#if defined(EIGEN_VECTORIZE_AVX512)
+// c = i / 16 for i = 12..24 (m in [0.75, 1.5)), in slot i & 15: 1/c rounded, and
+// -log2 of it (log2 c to the last bit for the 1/c used); c = 1 exactly, so that
+// log2 x = r q(r) on both sides of x = 1
+// clang-format off
+alignas(64) inline constexpr double powf_invc[16] = {
+    0x1.0000000000000p+0, 0x1.e1e1e1e1e1e1ep-1, 0x1.c71c71c71c71cp-1, 0x1.af286bca1af28p-1,
+    0x1.999999999999ap-1, 0x1.8618618618618p-1, 0x1.745d1745d1746p-1, 0x1.642c8590b2164p-1,
+    0x1.5555555555555p-1, 0,                    0,                    0,
+    0x1.5555555555555p+0, 0x1.3b13b13b13b14p+0, 0x1.2492492492492p+0, 0x1.1111111111111p+0};
+alignas(64) inline constexpr double powf_log2c[16] = {
+    0,                     0x1.663f6fac91318p-4,  0x1.5c01a39fbd68bp-3,  0x1.fbc16b902680dp-3,
+    0x1.49a784bcd1b8ap-2,  0x1.91bba891f170ap-2,  0x1.d6753e032ea0ep-2,  0x1.0c10500d63aa7p-1,
+    0x1.2b803473f7ad2p-1,  0,                     0,                     0,
+    -0x1.a8ff971810a5dp-2, -0x1.32bfee370ee6ap-2, -0x1.8a8980abfbd30p-3, -0x1.7d60496cfbb4bp-4};
+// 2^(j/16), j = 0..15
+alignas(64) inline constexpr double powf_exp2j[16] = {
+    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+    0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+// clang-format on
+
+T7_INLINE __m512d table16(const double* tab, const __m512i& slot) {
+    return _mm512_permutex2var_pd(_mm512_load_pd(tab), slot, _mm512_load_pd(tab + 8));
+}
+
+// pow(x, y) from x = 2^e m (m in [0.75, 1.5)), y, widened: the double to round.
+T7_INLINE __m512d powf_in_double(const __m512d& m, const __m512d& e, const __m512d& y) {
+    // v + 1.5 2^48 rounds v to a multiple of 1/16, whose sixteenths are the low
+    // bits of its significand: i = round(16 m), the log tables' slot i & 15
+    const __m512d round16 = _mm512_set1_pd(0x1.8p48);
+    const __m512i i = _mm512_castpd_si512(_mm512_add_pd(m, round16));
+    const __m512d r = _mm512_fmsub_pd(m, table16(powf_invc, i), _mm512_set1_pd(1.0)); // |r| <= 1/24
+    __m512d q = _mm512_set1_pd(-0x1.ed6b30741030cp-3);
+    q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(0x1.2805f2b10b8bep-2));
+    q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(-0x1.71546118d75bfp-2));
+    q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(0x1.ec708581d4ce8p-2));
+    q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(-0x1.71547652fc5aep-1));
+    q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(0x1.71547652df235p+0));
+    __m512d t = _mm512_mul_pd(y, _mm512_fmadd_pd(r, q, _mm512_add_pd(e, table16(powf_log2c, i))));
+#if defined(EIGEN_VECTORIZE_AVX512DQ) // t = clamp(t, -200, 200): the one of t, 200 of least
+    t = _mm512_range_pd(t, _mm512_set1_pd(200.0), 0x2); // magnitude, with t's sign
+#else
+    t = _mm512_min_pd(_mm512_max_pd(t, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0));
+#endif
+    // 2^t = 2^floor(k) 2^(j/16) 2^f, k = round(16 t) / 16, j = 16 (k - floor(k)), |f| <= 1/32:
+    // t + 1.5 2^48 rounds t to a multiple of 1/16, whose sixteenths are the low bits
+    // of its significand (j, the slot)
+    const __m512d km = _mm512_add_pd(t, round16);
+    const __m512d k = _mm512_sub_pd(km, round16);
+    const __m512d f = _mm512_sub_pd(t, k);
+    __m512d s = _mm512_fmadd_pd(_mm512_set1_pd(0x1.c6b299bd67a41p-5), f,
+                                _mm512_set1_pd(0x1.ebff917b28217p-3));
+    s = _mm512_fmadd_pd(s, f, _mm512_set1_pd(0x1.62e42fefa39efp-1));
+    const __m512d tj = table16(powf_exp2j, _mm512_castpd_si512(km));
+    return _mm512_scalef_pd(_mm512_fmadd_pd(tj, _mm512_mul_pd(f, s), tj), k); // scalef: floor(k)
+}
+
+// The lanes of mask `special` again, through std::pow.
+[[gnu::noinline]] inline __m512 powf_special(__m512 r, __m512 x, __m512 y, __mmask16 special) {
+    alignas(64) float xs[16], ys[16], rs[16];
+    _mm512_store_ps(xs, x);
+    _mm512_store_ps(ys, y);
+    _mm512_store_ps(rs, r);
+    for (int i = 0; i < 16; ++i)
+        if (special >> i & 1) rs[i] = std::pow(xs[i], ys[i]);
+    return _mm512_load_ps(rs);
+}
+
+T7_INLINE __m512 pow(const __m512& x, const __m512& y) {
+    const __m512 inf = _mm512_set1_ps(__builtin_inff());
+    __mmask16 fast = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
+    fast = _mm512_mask_cmp_ps_mask(fast, x, inf, _CMP_LT_OQ);
+    fast = _mm512_mask_cmp_ps_mask(fast, _mm512_abs_ps(y), inf, _CMP_LT_OQ);
+    // x = 2^e m on the float lanes (denormals included), then each half in double
+    const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_zero);
+    const __m512 e = _mm512_sub_ps(_mm512_getexp_ps(x), _mm512_getexp_ps(m));
+    const auto half = [](const __m512& v) { // the upper 8 lanes
+        return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), 1));
+    };
+    const __m256 lo = _mm512_cvtpd_ps(powf_in_double(_mm512_cvtps_pd(_mm512_castps512_ps256(m)),
+                                                     _mm512_cvtps_pd(_mm512_castps512_ps256(e)),
+                                                     _mm512_cvtps_pd(_mm512_castps512_ps256(y))));
+    const __m256 hi = _mm512_cvtpd_ps(powf_in_double(
+        _mm512_cvtps_pd(half(m)), _mm512_cvtps_pd(half(e)), _mm512_cvtps_pd(half(y))));
+    const __m512 r = _mm512_castpd_ps(
+        _mm512_insertf64x4(_mm512_zextpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1));
+    if (EIGEN_PREDICT_FALSE(fast != __mmask16(0xFFFF)))
+        return powf_special(r, x, y, __mmask16(~fast));
+    return r;
+}
+#endif
+
+// Whether vmath::pow of float packets gives std::pow's special values itself.
+inline constexpr bool own_float_pow =
+#if defined(EIGEN_VECTORIZE_AVX512)
+    true;
+#else
+    false;
+#endif
+
+using PacketD = pe::packet_traits<double>::type;
+using PacketF = pe::packet_traits<float>::type;
+T7_INLINE PacketD pow(const PacketD& x, const PacketD& y) { return pow_sleef(x, y); }
+#if !defined(EIGEN_VECTORIZE_AVX512)
+T7_INLINE PacketF pow(const PacketF& x, const PacketF& y) { return pow_sleef(x, y); }
+#endif
+T7_INLINE PacketD tanh(const PacketD& x) { return tanh_sleef(x); }
+T7_INLINE PacketF tanh(const PacketF& x) { return tanh_float(x); }
+
+#endif // T7_VMATH
+
+} // namespace t7::cpu::vmath
