@@ -291,7 +291,7 @@ template <class T, class P>
 template <class T, class P>
 T7_INLINE P pow_ieee(const P& x, const P& y) {
     const P r = vmath::pow(x, y);
-    if constexpr (std::is_same_v<T, float> && vmath::own_float_pow) {
+    if constexpr (std::is_same_v<T, float> ? vmath::own_float_pow : vmath::own_double_pow) {
         return r;
     } else {
         const P inf = ei::pset1<P>(std::numeric_limits<T>::infinity());
