@@ -1,18 +1,19 @@
 // tensor7's own vectorised pow and tanh where they beat SLEEF's (issue 43):
 // float tanh on every instruction set, float and double pow on AVX-512 (double:
 // with AVX512DQ). Every other type and instruction set keeps SLEEF's function
-// (sleef_ops.hpp). Plain functions of
-// the packet types: nothing here is instantiated per expression. Coefficients:
-// Chebyshev fits (mpmath.chebyfit), tables: 2^(j/16), 1/c and log2 c rounded
-// from 50-digit values (bench/RESULTS.md, "bench_vmath", for the derivation).
+// (sleef_ops.hpp). Plain functions of the packet types: nothing here is
+// instantiated per expression. Coefficients: Chebyshev fits (mpmath.chebyfit) or
+// Taylor's; tables: 2^(j/16), 1/c and log c rounded from 50-digit values
+// (docs/perf-history.md, "Issue 43"). Measured: tests/test_pow.cpp, 2^20 random
+// points per range against long double.
 //
-// float tanh (SLEEF's 3.5-ulp family; measured 2.3 ulp, tests/test_vmath.cpp):
+// float tanh (SLEEF's 3.5-ulp family; measured 2.3 ulp):
 //   tanh|x| = E / (E + 2), E = expm1(2|x|) = 2^n expm1(r) + (2^n - 1),
 //   n = round(2|x| / ln 2), r = 2|x| - n ln 2 (|r| <= ln2 / 2), expm1(r) =
 //   r + r^2 p(r) (degree 5, 2^-30.8 relative); 2|x| is clamped to 19, where tanh
 //   rounds to 1 in float, and x's sign is copied back (tanh(-0) = -0; NaN stays
 //   NaN through the clamp and the arithmetic).
-// float pow (SLEEF's 1-ulp family; measured 0.55 ulp), computed in double and
+// float pow (SLEEF's 1-ulp family; measured 0.56 ulp), computed in double and
 //   rounded once: x = 2^e m, m in [0.75, 1.5) (getexp/getmant of the float),
 //   c = round(16 m) / 16 (13 entries in two registers, c = 1 exact),
 //   log2 x = e + log2 c + log2(1 + r), r = m (1/c) - 1 (one FMA, |r| <= 1/24),
@@ -23,7 +24,7 @@
 //   2^-28 of pow(x, y), and its conversion to float rounds into inf, the
 //   denormals and 0 as pow does. Lanes with x <= 0, x = inf or NaN, or y = inf
 //   or NaN are computed again by std::pow (its special values, exactly).
-// double pow (SLEEF's 1-ulp family; measured 0.75 ulp, 0.56 but for denormal
+// double pow (SLEEF's 1-ulp family; measured 0.56 ulp, 0.75 for denormal
 //   results), exp(y log x) with log x in double-double: x = 2^e z, z in [0.75, 1.5),
 //   two reductions by 16-entry tables (c1 = k/16, c2 = 1 + j/128) leave
 //   log1p(r), |r| <= 2^-7.9, as r - r^2/2 + r^3 P(r) with every rounding error
