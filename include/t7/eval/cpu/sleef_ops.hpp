@@ -55,7 +55,7 @@ inline constexpr bool available = T7_VMATH;
     T7_SLEEF_UNARY(atan, u35, __VA_ARGS__)                                                         \
     T7_SLEEF_UNARY(sinh, u35, __VA_ARGS__)                                                         \
     T7_SLEEF_UNARY(cosh, u35, __VA_ARGS__)                                                         \
-    T7_SLEEF_UNARY(tanh, u35, __VA_ARGS__)                                                         \
+    T7_SLEEF_UNARY_AS(tanh_sleef, tanh, u35, __VA_ARGS__) /* vmath::tanh: pow_packets.hpp */       \
     T7_SLEEF_UNARY(exp, u10, __VA_ARGS__)                                                          \
     T7_SLEEF_UNARY(exp2, u35, __VA_ARGS__)                                                         \
     T7_SLEEF_UNARY(expm1, u10, __VA_ARGS__)                                                        \
@@ -68,7 +68,7 @@ inline constexpr bool available = T7_VMATH;
     T7_SLEEF_UNARY(erf, u10, __VA_ARGS__)                                                          \
     T7_SLEEF_UNARY(erfc, u15, __VA_ARGS__)                                                         \
     T7_SLEEF_BINARY(atan2, u35, __VA_ARGS__)                                                       \
-    T7_SLEEF_BINARY(pow, u10, __VA_ARGS__)                                                         \
+    T7_SLEEF_BINARY_AS(pow_sleef, pow, u10, __VA_ARGS__) /* vmath::pow: pow_packets.hpp */         \
     /* the parts of complex functions (eval/cpu/complex_packets.hpp): 1 ulp or better */           \
     T7_SLEEF_UNARY_AS(sin_u10, sin, u10, __VA_ARGS__)                                              \
     T7_SLEEF_UNARY_AS(cos_u10, cos, u10, __VA_ARGS__)                                              \
