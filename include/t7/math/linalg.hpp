@@ -29,6 +29,7 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 namespace t7 {
 
@@ -81,19 +82,26 @@ void require_workspace(const char* op, uint64_t elements) {
     require_memory(op, elements, sizeof(T), "the workspace");
 }
 
-// dst[i drs + j dcs] = src[i rs + j cs] for a rows x cols matrix, by tiles of
-// 32 x 32: a transposing copy element by element (a row-major tensor into a
-// column-major Eigen matrix, or back) walks one side a page per element (1024^2
-// doubles: 4-5 ms; by tiles about 1).
+// dst[i drs + j dcs] = src[i rs + j cs] for a rows x cols matrix (drs or dcs 1),
+// by tiles of 32 x 32, the inner loop along dst's unit stride: a transposing
+// copy element by element (a row-major tensor into a column-major Eigen
+// matrix, or back) walks one side a page per element (1024^2 doubles: 4-5 ms),
+// and along src's unit stride GCC vectorises the stores as scatters (10 ms);
+// this way 1.2 ms.
 template <class T>
 void tiled_copy(int64_t rows, int64_t cols, const T* src, int64_t rs, int64_t cs, T* dst,
                 int64_t drs, int64_t dcs) {
+    if (drs != 1) {
+        std::swap(rows, cols);
+        std::swap(rs, cs);
+        std::swap(drs, dcs);
+    }
     constexpr int64_t B = 32;
-    for (int64_t i0 = 0; i0 < rows; i0 += B)
-        for (int64_t j0 = 0; j0 < cols; j0 += B)
-            for (int64_t i = i0; i < std::min(rows, i0 + B); ++i)
-                for (int64_t j = j0; j < std::min(cols, j0 + B); ++j)
-                    dst[i * drs + j * dcs] = src[i * rs + j * cs];
+    for (int64_t j0 = 0; j0 < cols; j0 += B)
+        for (int64_t i0 = 0; i0 < rows; i0 += B)
+            for (int64_t j = j0; j < std::min(cols, j0 + B); ++j)
+                for (int64_t i = i0; i < std::min(rows, i0 + B); ++i)
+                    dst[i + j * dcs] = src[i * rs + j * cs];
 }
 
 // A matrix as an Eigen matrix (a copy).
