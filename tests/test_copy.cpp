@@ -474,3 +474,33 @@ TEST_CASE_TEMPLATE("large copies run on the pool, small ones on the calling thre
     CHECK(equal(d, s));
     setNumThreads(before);
 }
+
+// Copies of 16 MiB or more stream past the cache (eval/cpu/stream_copy.hpp): a
+// destination and a source at every offset from a vector boundary, every length
+// up to a few vectors past the threshold, at one and two threads.
+TEST_CASE_TEMPLATE("copies past the streaming threshold: every alignment and tail", T, float,
+                   double) {
+    const int before = getNumThreads();
+    const int64_t n = (int64_t(16) << 20) / int64_t(sizeof(T)) + 40;
+    Tensor<T> x(n), y(n);
+    x.uniform(-1, 1);
+    for (int threads : {1, 2})
+        for (int64_t src_off : {0, 1, 3})
+            for (int64_t dst_off : {0, 1, 5})
+                for (int64_t len : {n - 40, n - 17, n - 6}) {
+                    CAPTURE(threads);
+                    CAPTURE(src_off);
+                    CAPTURE(dst_off);
+                    CAPTURE(len);
+                    setNumThreads(threads);
+                    y.fill(T(7));
+                    Tensor<T> d = y.narrow(0, dst_off, len);
+                    d = x.narrow(0, src_off, len);
+                    CHECK(std::equal(x.data() + src_off, x.data() + src_off + len,
+                                     y.data() + dst_off));
+                    CHECK(std::all_of(y.data(), y.data() + dst_off, [](T v) { return v == T(7); }));
+                    CHECK(std::all_of(y.data() + dst_off + len, y.data() + n,
+                                      [](T v) { return v == T(7); }));
+                }
+    setNumThreads(before);
+}
