@@ -1,11 +1,13 @@
 // Threads under load (issue 33): the loops of three workloads - an element-wise
-// expression (bench_expr's W3), a full reduction and a 3-D 7-point stencil - at
+// expression (bench_expr's W3), a full reduction and a 3-D 7-point stencil - and
+// (issue 43) the flat copy y = x and the factorisations potrf and gesv, at
 // 1 and 2 threads, on the machine as it is ("quiet") and with two busy sibling
 // processes this program forks (each spins on a core until killed). Prints the
 // best and the median time per call of `reps` rounds (the thread counts
 // interleaved) and the 2-thread/1-thread ratios. Built twice: bench_threads (tensor7's pool,
 // iter/thread_pool.hpp) and, when the compiler has OpenMP, bench_threads_omp (T7_PARALLEL_OPENMP:
-// the OpenMP fork-join parallel_for used before). Usage: bench_threads [reps].
+// the OpenMP fork-join parallel_for used before). Usage: bench_threads [reps]
+// [filter] (only the workloads whose name contains filter).
 #include "busy_siblings.hpp"
 #include "timing.hpp"
 
@@ -121,6 +123,46 @@ int main(int argc, char** argv) {
                         }});
     }
 
+    // The flat copy y = x (issue 43), float and double.
+    for (int lg : {10, 16, 24}) {
+        const int64_t n = int64_t(1) << lg;
+        const int inner = lg <= 10 ? 4096 : lg <= 16 ? 64 : 1;
+        auto f = std::make_shared<Expr>(Expr{filled({n}, -1, 1, 8), {}, {}, {}, FloatTensor(n)});
+        keep.push_back(f);
+        work.push_back({"y=x float 2^" + std::to_string(lg), inner, [f] {
+                            f->y = f->a;
+                            bench::keep(f->y);
+                        }});
+        auto x = std::make_shared<t7::DoubleTensor>(t7::cast<double>(f->a));
+        auto y = std::make_shared<t7::DoubleTensor>(n);
+        work.push_back({"y=x double 2^" + std::to_string(lg), inner, [x, y] {
+                            *y = *x;
+                            bench::keep(*y);
+                        }});
+    }
+    // The factorisations (issue 43): potrf of a symmetric positive-definite and gesv
+    // of a general 1024^2 double matrix (one right-hand side).
+    {
+        const int64_t n = 1024;
+        auto m = std::make_shared<t7::DoubleTensor>(t7::cast<double>(filled({n, n}, -1, 1, 9)));
+        auto spd = std::make_shared<t7::DoubleTensor>(t7::mm(*m, m->t()));
+        for (int64_t i = 0; i < n; ++i) spd->data()[i * n + i] += double(n);
+        auto b = std::make_shared<t7::DoubleTensor>(t7::cast<double>(filled({n}, -1, 1, 10)));
+        work.push_back({"potrf 1024^2 double", 1, [spd] {
+                            auto u = t7::potrf(*spd);
+                            bench::keep(u);
+                        }});
+        work.push_back({"gesv 1024^2 double", 1, [m, b] {
+                            auto r = t7::gesv(*b, *m);
+                            bench::keep(r.solution);
+                        }});
+    }
+    if (argc > 2) {
+        const std::string filter = argv[2];
+        std::erase_if(work,
+                      [&](const Workload& w) { return w.name.find(filter) == std::string::npos; });
+    }
+
 #if defined(T7_PARALLEL_OPENMP)
     const char* how = "OpenMP fork-join (T7_PARALLEL_OPENMP)";
 #else
@@ -134,7 +176,7 @@ int main(int argc, char** argv) {
     std::printf("bench_threads: %s, best / median of %d rounds (1 and 2 threads interleaved), "
                 "ms per call; load average before: %.2f\n",
                 how, reps, load[0]);
-    std::printf("%-26s | %-6s | %17s | %17s | %13s\n", "workload", "", "1 thread", "2 threads",
+    std::printf("%-26s | %-6s | %21s | %21s | %13s\n", "workload", "", "1 thread", "2 threads",
                 "2t/1t");
     const int before = t7::getNumThreads();
     for (int busy : {0, 2}) {
@@ -142,7 +184,7 @@ int main(int argc, char** argv) {
         if (busy) siblings.start(busy);
         for (const Workload& w : work) {
             const std::array<Times, 2> t = measure(w.run, reps, w.inner);
-            std::printf("%-26s | %-6s | %7.3f / %7.3f | %7.3f / %7.3f | %5.2f / %5.2f\n",
+            std::printf("%-26s | %-6s | %9.5f / %9.5f | %9.5f / %9.5f | %5.2f / %5.2f\n",
                         w.name.c_str(), busy ? "busy" : "quiet", t[0].best * 1e3, t[0].median * 1e3,
                         t[1].best * 1e3, t[1].median * 1e3, t[1].best / t[0].best,
                         t[1].median / t[0].median);

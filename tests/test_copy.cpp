@@ -8,6 +8,7 @@
 
 #include "test_util.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -420,4 +421,86 @@ TEST_CASE_TEMPLATE("fill, zero, clone, contiguous and conversions of every type"
     CHECK(values(x.toLong()) == iota(1, 12));
     CHECK(values(x.toFloat()) == iota(1, 12));
     CHECK(values(x.toDouble()) == iota(1, 12));
+}
+
+// ---------------------------------------------------------------------------------
+// Large copies on the pool (issue 43): y = x and copy() split over the threads
+// with the other assignments' threshold (twice the grain: 2^18 floats, 2^17
+// doubles), contiguous (memcpy by parts), transposed and strided; small ones stay
+// on the calling thread. detail::threaded_loops counts the loops on the pool.
+// ---------------------------------------------------------------------------------
+
+TEST_CASE_TEMPLATE("large copies run on the pool, small ones on the calling thread", T, float,
+                   double) {
+    const int before = getNumThreads();
+    const int64_t rows = 1024, cols = 512; // 2^19 elements
+    Tensor<T> x(rows, cols);
+    x.uniform(-1, 1);
+    const Tensor<T> xt = x.t(), xs = x.narrow(1, 0, cols).view({rows * cols / 2, 2}).select(1, 0);
+    struct Case {
+        const char* name;
+        const Tensor<T>* src;
+    };
+    for (const Case c : {Case{"contiguous", &x}, Case{"transposed", &xt}, Case{"strided", &xs}}) {
+        CAPTURE(c.name);
+        Tensor<T> want(c.src->sizes());
+        std::vector<T> flat;
+        for (int64_t i = 0; i < c.src->nElement(); ++i) {
+            const int64_t r = i / c.src->size(c.src->dim() - 1),
+                          k = i % c.src->size(c.src->dim() - 1);
+            flat.push_back(c.src->dim() == 1 ? T((*c.src)(i)) : T((*c.src)(r, k)));
+        }
+        for (int threads : {1, 2}) {
+            CAPTURE(threads);
+            setNumThreads(threads);
+            Tensor<T> y(c.src->sizes());
+            const uint64_t loops = detail::threaded_loops();
+            y = *c.src;
+            CHECK(detail::threaded_loops() - loops == (threads == 2 ? 1u : 0u));
+            const Tensor<T> yc = y.contiguous();
+            CHECK(std::equal(flat.begin(), flat.end(), yc.data()));
+            Tensor<T> z(c.src->sizes());
+            z.copy(*c.src);
+            CHECK(equal(z, y));
+        }
+    }
+    // a small copy: no pool loop at two threads
+    setNumThreads(2);
+    Tensor<T> s(1024), d(1024);
+    s.uniform(-1, 1);
+    const uint64_t loops = detail::threaded_loops();
+    d = s;
+    CHECK(detail::threaded_loops() == loops);
+    CHECK(equal(d, s));
+    setNumThreads(before);
+}
+
+// Copies of 16 MiB or more stream past the cache (eval/cpu/stream_copy.hpp): a
+// destination and a source at every offset from a vector boundary, every length
+// up to a few vectors past the threshold, at one and two threads.
+TEST_CASE_TEMPLATE("copies past the streaming threshold: every alignment and tail", T, float,
+                   double) {
+    const int before = getNumThreads();
+    const int64_t n = (int64_t(16) << 20) / int64_t(sizeof(T)) + 40;
+    Tensor<T> x(n), y(n);
+    x.uniform(-1, 1);
+    for (int threads : {1, 2})
+        for (int64_t src_off : {0, 1, 3})
+            for (int64_t dst_off : {0, 1, 5})
+                for (int64_t len : {n - 40, n - 17, n - 6}) {
+                    CAPTURE(threads);
+                    CAPTURE(src_off);
+                    CAPTURE(dst_off);
+                    CAPTURE(len);
+                    setNumThreads(threads);
+                    y.fill(T(7));
+                    Tensor<T> d = y.narrow(0, dst_off, len);
+                    d = x.narrow(0, src_off, len);
+                    CHECK(std::equal(x.data() + src_off, x.data() + src_off + len,
+                                     y.data() + dst_off));
+                    CHECK(std::all_of(y.data(), y.data() + dst_off, [](T v) { return v == T(7); }));
+                    CHECK(std::all_of(y.data() + dst_off + len, y.data() + n,
+                                      [](T v) { return v == T(7); }));
+                }
+    setNumThreads(before);
 }

@@ -3,8 +3,20 @@
 // test_linalg_qr.cpp; svd: test_linalg_eig.cpp; symeig, eig: test_linalg_symeig.cpp.
 #include "linalg_util.hpp"
 
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
 #include <algorithm>
+#include <complex>
+#include <cstring>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 using namespace linalg_util;
 
@@ -143,4 +155,287 @@ TEST_CASE("gesv, inverse, potrf, potrs, potri of expressions and selections") {
     CHECK(t7::equal(t7::potrs(v[v > 2], U), t7::potrs(rhs, U)));
     CHECK(t7::equal(A, A0));
     CHECK(t7::equal(B, B0));
+}
+
+// ---- the blocked factorisations on the pool (issue 43, eval/cpu/blocked_decomp.hpp) -----
+
+namespace {
+
+// The thread count, restored when a test case ends however it ends.
+struct KeepThreads {
+    int before = t7::getNumThreads();
+    ~KeepThreads() { t7::setNumThreads(before); }
+};
+template <class T>
+bool same_bits(const t7::Tensor<T>& a, const t7::Tensor<T>& b) {
+    const t7::Tensor<T> ca = a.contiguous(), cb = b.contiguous();
+    return a.sizes() == b.sizes() &&
+           std::memcmp(ca.data(), cb.data(), size_t(ca.nElement()) * sizeof(T)) == 0;
+}
+
+// The elements of a matrix in double precision (complex<double> for a complex T),
+// row-major, for the reference loops.
+template <class T>
+using Wide = std::conditional_t<t7::is_complex_v<T>, std::complex<double>, double>;
+template <class T>
+std::vector<Wide<T>> wide(const t7::Tensor<T>& t) {
+    const t7::Tensor<T> c = t.contiguous();
+    return std::vector<Wide<T>>(c.data(), c.data() + c.nElement());
+}
+inline double conj_of(double x) { return x; }
+inline std::complex<double> conj_of(std::complex<double> x) { return std::conj(x); }
+
+// max |(op(a) b)(i, j) - c(i, j)| / max |c|: a m x k (or, conjugate-transposed when
+// `ha`, k x m), b k x n, c m x n, all row-major; naive loops.
+template <class W>
+double rel_err(const std::vector<W>& a, bool ha, const std::vector<W>& b, const std::vector<W>& c,
+               int64_t m, int64_t k, int64_t n) {
+    double err = 0, big = 1e-300;
+    std::vector<W> row(static_cast<size_t>(n));
+    for (int64_t i = 0; i < m; ++i) {
+        std::fill(row.begin(), row.end(), W(0));
+        for (int64_t p = 0; p < k; ++p) {
+            const W x = ha ? conj_of(a[size_t(p * m + i)]) : a[size_t(i * k + p)];
+            for (int64_t j = 0; j < n; ++j) row[size_t(j)] += x * b[size_t(p * n + j)];
+        }
+        for (int64_t j = 0; j < n; ++j) {
+            err = std::max(err, std::abs(row[size_t(j)] - c[size_t(i * n + j)]));
+            big = std::max(big, std::abs(c[size_t(i * n + j)]));
+        }
+    }
+    return err / big;
+}
+
+template <class T>
+double eps_of() {
+    return double(std::numeric_limits<t7::real_t<T>>::epsilon());
+}
+
+template <class T>
+t7::Tensor<T> general(int64_t n, int64_t k) {
+    if constexpr (t7::is_complex_v<T>)
+        return t7::eval(
+            t7::complex(random_matrix<t7::real_t<T>>(n, k), random_matrix<t7::real_t<T>>(n, k)));
+    else
+        return random_matrix<T>(n, k);
+}
+
+// A Hermitian (real: symmetric) positive-definite n x n matrix: M M^H + n I.
+template <class T>
+t7::Tensor<T> hpd(int64_t n) {
+    const auto w = wide(general<T>(n, n));
+    t7::Tensor<T> a(n, n);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j <= i; ++j) {
+            Wide<T> s = i == j ? Wide<T>(double(n)) : Wide<T>(0);
+            for (int64_t p = 0; p < n; ++p)
+                s += w[size_t(i * n + p)] * conj_of(w[size_t(j * n + p)]);
+            a(i, j) = T(s);
+            a(j, i) = T(conj_of(s));
+        }
+    return a;
+}
+
+template <class T>
+using EM = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <class T>
+EM<T> eigen_of(const t7::Tensor<T>& t) {
+    EM<T> r(t.size(0), t.dim() == 1 ? 1 : t.size(1));
+    for (int64_t i = 0; i < r.rows(); ++i)
+        for (int64_t j = 0; j < r.cols(); ++j) r(i, j) = t.dim() == 1 ? T(t(i)) : T(t(i, j));
+    return r;
+}
+template <class T>
+double max_diff_eigen(const t7::Tensor<T>& t, const EM<T>& e) {
+    double d = 0;
+    for (int64_t i = 0; i < e.rows(); ++i)
+        for (int64_t j = 0; j < e.cols(); ++j)
+            d = std::max(d, double(std::abs((t.dim() == 1 ? T(t(i)) : T(t(i, j))) - e(i, j))));
+    return d;
+}
+template <class W>
+double max_abs(const std::vector<W>& v) {
+    double m = 0;
+    for (const W& x : v) m = std::max(m, std::abs(x));
+    return m;
+}
+
+// Sizes around the block sizes: Cholesky unblocked below 32, LU below 17; then
+// blocks of n / 8 rounded down to 16 (at least 16 for Cholesky, 8 for LU; at most
+// 128, LU 256), updates by parts of 64 columns, on the pool from about 200.
+const std::vector<int64_t> blocked_sizes = {1,  2,  15,  16,  17,  31,  32,
+                                            33, 53, 127, 128, 129, 261, 389};
+
+} // namespace
+
+TEST_CASE_TEMPLATE("potrf by blocks: U^H U and L L^H rebuild A, Eigen's values, same bits on 1 "
+                   "and 2 threads",
+                   T, float, double, std::complex<float>, std::complex<double>) {
+    KeepThreads keep;
+    t7::manualSeed(43);
+    const double tol = 50 * eps_of<T>();
+    for (int64_t n : blocked_sizes) {
+        CAPTURE(n);
+        const t7::Tensor<T> a = hpd<T>(n), a0 = a.clone();
+        const auto wa = wide(a);
+        for (char uplo : {'U', 'L'}) {
+            CAPTURE(uplo);
+            t7::setNumThreads(1);
+            const t7::Tensor<T> f = t7::potrf(a, uplo);
+            t7::setNumThreads(2);
+            const uint64_t loops = t7::detail::threaded_loops();
+            CHECK(same_bits(f, t7::potrf(a, uplo)));
+            if (n >= 261) CHECK(t7::detail::threaded_loops() > loops); // on the pool
+            const auto wf = wide(f);
+            // U^H U = A; L L^H = A (L^H built by hand)
+            if (uplo == 'U') {
+                CHECK(rel_err(wf, true, wf, wa, n, n, n) < tol * double(n));
+            } else {
+                std::vector<Wide<T>> lh(wf.size());
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < n; ++j)
+                        lh[size_t(j * n + i)] = conj_of(wf[size_t(i * n + j)]);
+                CHECK(rel_err(wf, false, lh, wa, n, n, n) < tol * double(n));
+            }
+            bool triangular = true;
+            for (int64_t i = 0; i < n; ++i)
+                for (int64_t j = 0; j < n; ++j)
+                    if ((uplo == 'U' ? j < i : j > i) && wf[size_t(i * n + j)] != Wide<T>(0))
+                        triangular = false;
+            CHECK(triangular);
+            // what Eigen's LLT gave before (issue 43), to rounding
+            const EM<T> ea = eigen_of(a);
+            const EM<T> want = uplo == 'U' ? EM<T>(Eigen::LLT<EM<T>, Eigen::Upper>(ea).matrixU())
+                                           : EM<T>(Eigen::LLT<EM<T>, Eigen::Lower>(ea).matrixL());
+            CHECK(max_diff_eigen(f, want) < tol * std::sqrt(double(n)) * double(n));
+        }
+        // one triangle read: garbage in the other changes no bit
+        t7::Tensor<T> g = a.clone();
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < i; ++j) g(i, j) = T(1e3);
+        CHECK(same_bits(t7::potrf(g, 'U'), t7::potrf(a, 'U')));
+        CHECK(
+            same_bits(t7::potrf(t7::Tensor<T>(g.t()), 'L'), t7::potrf(t7::Tensor<T>(a.t()), 'L')));
+        CHECK(same_bits(a, a0));
+    }
+}
+
+TEST_CASE_TEMPLATE("potrf by blocks: not positive definite at any step, the input unchanged", T,
+                   float, double, std::complex<double>) {
+    t7::manualSeed(44);
+    for (int64_t n : {5, 40, 261}) {
+        const t7::Tensor<T> good = hpd<T>(n);
+        for (int64_t k : {int64_t(0), n / 2, int64_t(32), n - 1}) {
+            if (k >= n) continue;
+            CAPTURE(n);
+            CAPTURE(k);
+            t7::Tensor<T> a = good.clone();
+            a(k, k) = T(-1);
+            const t7::Tensor<T> a0 = a.clone();
+            for (char uplo : {'U', 'L'}) {
+                const auto msg = message_of<t7::Error>([&] { t7::potrf(a, uplo); });
+                CHECK(msg.find("is not positive definite") != std::string::npos);
+                CHECK(same_bits(a, a0));
+            }
+        }
+    }
+}
+
+TEST_CASE_TEMPLATE("gesv and inverse by blocks: A X = B, Eigen's values, same bits on 1 and 2 "
+                   "threads",
+                   T, float, double, std::complex<float>, std::complex<double>) {
+    KeepThreads keep;
+    t7::manualSeed(45);
+    const double tol = 100 * eps_of<T>();
+    for (int64_t n : blocked_sizes) {
+        CAPTURE(n);
+        const t7::Tensor<T> a = general<T>(n, n), a0 = a.clone();
+        const auto wa = wide(a);
+        const double amax = max_abs(wa);
+        const Eigen::PartialPivLU<EM<T>> lu(eigen_of(a)); // Eigen's, as before issue 43
+        for (int64_t k : {int64_t(0), int64_t(3), int64_t(70)}) {
+            CAPTURE(k);
+            const t7::Tensor<T> b = k == 0
+                                        ? t7::Tensor<T>(general<T>(n, 1).select(1, 0).contiguous())
+                                        : general<T>(n, k);
+            t7::setNumThreads(1);
+            const auto r = t7::gesv(b, a);
+            t7::setNumThreads(2);
+            const uint64_t loops = t7::detail::threaded_loops();
+            const auto r2 = t7::gesv(b, a);
+            if (n >= 261) CHECK(t7::detail::threaded_loops() > loops);
+            CHECK(same_bits(r.solution, r2.solution));
+            CHECK(same_bits(r.lu, r2.lu));
+            CHECK(r.solution.sizes() == b.sizes());
+            // the residual, relative to |A| |X|
+            const auto wx = wide(r.solution), wb = wide(b);
+            const double xmax = max_abs(wx), bmax = max_abs(wb);
+            CHECK(rel_err(wa, false, wx, wb, n, n, std::max<int64_t>(k, 1)) * bmax <
+                  tol * double(n) * amax * xmax);
+            // Eigen's LU factors, and its solution (to the condition number)
+            CHECK(max_diff_eigen(r.lu, lu.matrixLU()) < tol * double(n) * amax);
+            const EM<T> x = lu.solve(eigen_of(b));
+            CHECK(max_diff_eigen(r.solution, x) < tol * double(n) * xmax / double(lu.rcond()));
+        }
+        t7::setNumThreads(1);
+        const t7::Tensor<T> inv = t7::inverse(a);
+        t7::setNumThreads(2);
+        CHECK(same_bits(inv, t7::inverse(a)));
+        std::vector<Wide<T>> id(size_t(n * n), Wide<T>(0));
+        for (int64_t i = 0; i < n; ++i) id[size_t(i * n + i)] = 1;
+        const auto wi = wide(inv);
+        CHECK(rel_err(wa, false, wi, id, n, n, n) < tol * double(n) * amax * max_abs(wi));
+        CHECK(same_bits(a, a0));
+    }
+}
+
+TEST_CASE_TEMPLATE("gesv and inverse by blocks: singular matrices, the inputs unchanged", T, float,
+                   double, std::complex<double>) {
+    t7::manualSeed(46);
+    for (int64_t n : {5, 40, 261}) {
+        for (int64_t k : {int64_t(0), n / 2, int64_t(17), n - 1}) {
+            if (k >= n) continue;
+            CAPTURE(n);
+            CAPTURE(k);
+            // a zero column: an exactly zero pivot at or after step k
+            t7::Tensor<T> a = general<T>(n, n);
+            for (int64_t i = 0; i < n; ++i) a(i, k) = T(0);
+            // column k repeated in another one: singular to working precision
+            t7::Tensor<T> c = general<T>(n, n);
+            const int64_t other = k == n - 1 ? 0 : n - 1;
+            for (int64_t i = 0; i < n; ++i) c(i, other) = T(c(i, k));
+            const t7::Tensor<T> b = general<T>(n, 2), a0 = a.clone(), b0 = b.clone(),
+                                c0 = c.clone();
+            for (const t7::Tensor<T>* m : {&a, &c}) {
+                const auto msg = message_of<t7::Error>([&] { t7::gesv(b, *m); });
+                CHECK(msg.find("singular") != std::string::npos);
+                CHECK_THROWS_AS(t7::inverse(*m), t7::Error);
+            }
+            CHECK(same_bits(a, a0));
+            CHECK(same_bits(b, b0));
+            CHECK(same_bits(c, c0));
+        }
+    }
+}
+
+TEST_CASE("the decompositions leave Eigen's and OpenMP's thread settings as they were") {
+    const int eigen_threads = Eigen::nbThreads();
+#if defined(_OPENMP)
+    const int omp_threads = omp_get_max_threads();
+#endif
+    t7::manualSeed(47);
+    const auto a = hpd<double>(300), b = general<double>(300, 2);
+    CHECK(t7::potrf(a).size(0) == 300);
+    CHECK(t7::gesv(b, a).solution.size(0) == 300);
+    CHECK(t7::inverse(a).size(0) == 300);
+    CHECK(t7::qr(a).q.size(0) == 300);
+    CHECK(t7::svd(general<double>(80, 60)).s.size(0) == 60);
+    CHECK(t7::symeig(a, 'V').values.size(0) == 300);
+    CHECK(t7::eig(general<double>(60, 60), 'V').values.size(0) == 60);
+    CHECK(t7::gels(b, a).size(0) == 300);
+    CHECK(t7::geqrf(a).tau.size(0) == 300);
+    CHECK(Eigen::nbThreads() == eigen_threads);
+#if defined(_OPENMP)
+    CHECK(omp_get_max_threads() == omp_threads);
+#endif
 }

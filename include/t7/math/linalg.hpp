@@ -1,5 +1,8 @@
 // Linear algebra through Eigen's decompositions (Torch7's LAPACK interface):
-// gesv, inverse, potrf, potrs, potri, qr, svd, symeig, eig, gels. Float, double,
+// gesv, inverse, potrf, potrs, potri, qr, svd, symeig, eig, gels. potrf, gesv and
+// inverse factor by blocks, their products on tensor7's pool
+// (eval/cpu/blocked_decomp.hpp); the others run whole on the calling thread
+// (eval/cpu/serial_eigen.hpp): never an OpenMP team. Float, double,
 // complex<float> and complex<double> (Eigen's decompositions are the same templates
 // for all four; for a complex matrix a transpose is the conjugate transpose, as in
 // LAPACK's z routines: potrf's A = U^H U, symeig of a Hermitian A). Inputs of any layout;
@@ -9,6 +12,8 @@
 
 #include "../core/error.hpp"
 #include "../eval/cpu/blas.hpp"
+#include "../eval/cpu/blocked_decomp.hpp"
+#include "../eval/cpu/serial_eigen.hpp"
 #include "../tensor/copy.hpp"
 #include "blas.hpp"
 #include "factories.hpp"
@@ -24,6 +29,7 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 namespace t7 {
 
@@ -76,20 +82,59 @@ void require_workspace(const char* op, uint64_t elements) {
     require_memory(op, elements, sizeof(T), "the workspace");
 }
 
+// dst[i drs + j dcs] = src[i rs + j cs] for a rows x cols matrix (drs or dcs 1),
+// by tiles of 32 x 32, the inner loop along dst's unit stride: a transposing
+// copy element by element (a row-major tensor into a column-major Eigen
+// matrix, or back) walks one side a page per element (1024^2 doubles: 4-5 ms),
+// and along src's unit stride GCC vectorises the stores as scatters (10 ms);
+// this way 1.2 ms.
+template <class T>
+void tiled_copy(int64_t rows, int64_t cols, const T* src, int64_t rs, int64_t cs, T* dst,
+                int64_t drs, int64_t dcs) {
+    if (drs != 1) {
+        std::swap(rows, cols);
+        std::swap(rs, cs);
+        std::swap(drs, dcs);
+    }
+    constexpr int64_t B = 32;
+    for (int64_t j0 = 0; j0 < cols; j0 += B)
+        for (int64_t i0 = 0; i0 < rows; i0 += B)
+            for (int64_t j = j0; j < std::min(cols, j0 + B); ++j)
+                for (int64_t i = i0; i < std::min(rows, i0 + B); ++i)
+                    dst[i + j * dcs] = src[i * rs + j * cs];
+}
+
+// A matrix as an Eigen matrix (a copy).
+template <class T>
+EMatrix<T> to_eigen(const MatRef<const T>& m) {
+    if (eig::order(m) == eig::Order::none) return eig::gather(m);
+    if (eig::order(m) == eig::Order::row && m.rows > 1 && m.cols > 1) {
+        EMatrix<T> r(m.rows, m.cols);
+        tiled_copy(m.rows, m.cols, m.data, m.rs, m.cs, r.data(), int64_t(1), m.rows);
+        return r;
+    }
+    return eig::with_map(m, [](const auto& map) { return EMatrix<T>(map); });
+}
+
 // A 2-D (or 1-D, as a column) tensor as an Eigen matrix (a copy).
 template <class T, class D>
 EMatrix<T> to_eigen(const Tensor<T, D>& t) {
     static_assert(std::is_same_v<D, CPU>, "linear algebra on a GPU belongs to the GPU backend");
-    const MatRef<const T> m =
-        t.dim() == 1 ? MatRef<const T>{t.data(), t.size(0), 1, t.stride(0), 1} : cmat_ref(t);
-    if (eig::order(m) == eig::Order::none) return eig::gather(m);
-    return eig::with_map(m, [](const auto& map) { return EMatrix<T>(map); });
+    return to_eigen(t.dim() == 1 ? MatRef<const T>{t.data(), t.size(0), 1, t.stride(0), 1}
+                                 : cmat_ref(t));
 }
 
 template <class T, class Derived>
 Tensor<T> matrix_tensor(const Eigen::MatrixBase<Derived>& m) {
     Tensor<T> r(m.rows(), m.cols());
     eig::row_map(MatRef<T>{r.data(), m.rows(), m.cols(), m.cols(), 1}) = m;
+    return r;
+}
+template <class T>
+Tensor<T> matrix_tensor(const EMatrix<T>& m) {
+    Tensor<T> r(m.rows(), m.cols());
+    tiled_copy(int64_t(m.rows()), int64_t(m.cols()), m.data(), int64_t(1), int64_t(m.rows()),
+               r.data(), int64_t(m.cols()), int64_t(1));
     return r;
 }
 template <class T, class Derived>
@@ -114,11 +159,10 @@ void require_finite(const EMatrix<T>& m, const char* op, const Tensor<T, D>& t) 
 // LU with partial pivoting, rejecting matrices singular to working precision: a
 // zero pivot, or a reciprocal condition number (1-norm estimate) below epsilon.
 template <class T, class D>
-Eigen::PartialPivLU<EMatrix<T>> checked_lu(const Tensor<T, D>& a, const char* op) {
+eig::PoolPartialPivLU<T> checked_lu(const Tensor<T, D>& a, const char* op) {
     EMatrix<T> m = to_eigen(a);
     require_finite(m, op, a);
-    eig::sync_threads();
-    Eigen::PartialPivLU<EMatrix<T>> lu(m);
+    eig::PoolPartialPivLU<T> lu(std::move(m));
     const auto& f = lu.matrixLU();
     for (Eigen::Index i = 0; i < f.rows(); ++i)
         if (f(i, i) == T(0))
@@ -149,7 +193,7 @@ GesvResult<T, D> gesv(const Tensor<T, D>& B, const Tensor<T, D>& A) {
                                  A.sizes(), " (B must be n or n x k with n = ", A.size(0), ")");
     detail::require_workspace<T>("gesv", detail::ws_add(detail::ws_of(2, A), detail::ws_of(3, B)));
     const auto lu = detail::checked_lu(A, "gesv");
-    const detail::EMatrix<T> x = lu.solve(detail::to_eigen(B));
+    const detail::EMatrix<T> x = detail::eig::lu_solve(lu, detail::to_eigen(B));
     return {B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x),
             detail::matrix_tensor<T>(lu.matrixLU())};
 }
@@ -159,7 +203,9 @@ template <detail::LinalgScalar T, class D>
 Tensor<T, D> inverse(const Tensor<T, D>& A) {
     detail::require_square(A, "inverse", "the input");
     detail::require_workspace<T>("inverse", detail::ws_of(3, A));
-    return detail::matrix_tensor<T>(detail::checked_lu(A, "inverse").inverse());
+    const auto lu = detail::checked_lu(A, "inverse");
+    return detail::matrix_tensor<T>(detail::eig::lu_solve(
+        lu, detail::EMatrix<T>(detail::EMatrix<T>::Identity(A.size(0), A.size(0)))));
 }
 
 // Cholesky factor of a Hermitian (real: symmetric) positive-definite matrix, reading
@@ -170,20 +216,17 @@ Tensor<T, D> potrf(const Tensor<T, D>& A, char uplo = 'U') {
     detail::require_square(A, "potrf", "A");
     const bool upper = detail::upper_of(uplo, "potrf");
     detail::require_workspace<T>("potrf", detail::ws_of(3, A));
-    detail::EMatrix<T> m = detail::to_eigen(A);
-    detail::require_finite(m, "potrf", A);
-    detail::eig::sync_threads();
-    auto fail = [&] {
+    // Eigen's LLT<Upper> factors A^T's lower triangle (A's upper one, not
+    // conjugated) as L L^H and gives U = L^T: the same here, so that the values
+    // are Eigen's to rounding. A^T and U are read and written as the transposes
+    // of column-major matrices (a row-major A: plain copies; a transposing copy
+    // of 1024^2 doubles took 60 ms).
+    detail::EMatrix<T> w = detail::to_eigen(upper ? detail::cmat_ref(A).t() : detail::cmat_ref(A));
+    detail::require_finite(w, "potrf", A);
+    if (detail::eig::blocked_llt(w) >= 0)
         detail::fail<Error>("potrf: the matrix of size ", A.sizes(), " is not positive definite");
-    };
-    if (upper) {
-        Eigen::LLT<detail::EMatrix<T>, Eigen::Upper> llt(m);
-        if (llt.info() != Eigen::Success) fail();
-        return detail::matrix_tensor<T>(detail::EMatrix<T>(llt.matrixU()));
-    }
-    Eigen::LLT<detail::EMatrix<T>, Eigen::Lower> llt(m);
-    if (llt.info() != Eigen::Success) fail();
-    return detail::matrix_tensor<T>(detail::EMatrix<T>(llt.matrixL()));
+    w.template triangularView<Eigen::StrictlyUpper>().setZero();
+    return upper ? detail::matrix_tensor<T>(w.transpose()) : detail::matrix_tensor<T>(w);
 }
 
 // Solves A X = B given potrf's factor of A (same uplo).
@@ -223,6 +266,7 @@ QRResult<T, D> qr(const Tensor<T, D>& A) {
     detail::require_workspace<T>("qr", detail::ws_of(4, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "qr", A);
+    const detail::eig::SerialEigen serial;
     const Eigen::Index rows = m.rows(), cols = m.cols(), k = std::min(rows, cols);
     Eigen::HouseholderQR<detail::EMatrix<T>> h(m);
     const detail::EMatrix<T> q = h.householderQ() * detail::EMatrix<T>::Identity(rows, k);
@@ -247,6 +291,7 @@ SVDResult<T, D> svd(const Tensor<T, D>& A, char some = 'S') {
     }
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "svd", A);
+    const detail::eig::SerialEigen serial;
     const unsigned opts = some == 'S' ? Eigen::ComputeThinU | Eigen::ComputeThinV
                                       : Eigen::ComputeFullU | Eigen::ComputeFullV;
     Eigen::BDCSVD<detail::EMatrix<T>> s(m, opts);
@@ -268,6 +313,7 @@ EigResult<T, D, real_t<T>> symeig(const Tensor<T, D>& A, char jobz = 'N', char u
     detail::require_workspace<T>("symeig", detail::ws_of(5, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "symeig", A);
+    const detail::eig::SerialEigen serial;
     detail::EMatrix<T> s = upper ? detail::EMatrix<T>(m.template selfadjointView<Eigen::Upper>())
                                  : detail::EMatrix<T>(m.template selfadjointView<Eigen::Lower>());
     Eigen::SelfAdjointEigenSolver<detail::EMatrix<T>> es(s, jobz == 'V' ? Eigen::ComputeEigenvectors
@@ -295,6 +341,7 @@ EigResult<T, D> eig(const Tensor<T, D>& A, char jobvr = 'N') {
     detail::require_workspace<T>("eig", detail::ws_of(8, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "eig", A);
+    const detail::eig::SerialEigen serial;
     if constexpr (is_complex_v<T>) {
         Eigen::ComplexEigenSolver<detail::EMatrix<T>> es(m, jobvr == 'V');
         if (es.info() != Eigen::Success)
@@ -341,6 +388,7 @@ Tensor<T, D> gels(const Tensor<T, D>& B, const Tensor<T, D>& A) {
     detail::require_workspace<T>("gels", detail::ws_add(detail::ws_of(4, A), detail::ws_of(3, B)));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "gels", A);
+    const detail::eig::SerialEigen serial;
     Eigen::CompleteOrthogonalDecomposition<detail::EMatrix<T>> cod(m);
     const Eigen::Index full = std::min(m.rows(), m.cols());
     if (cod.rank() < full)

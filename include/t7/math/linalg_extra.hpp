@@ -197,6 +197,7 @@ GeqrfResult<T, D> geqrf(const Tensor<T, D>& A) {
     detail::require_workspace<T>("geqrf", detail::ws_of(4, A));
     const detail::EMatrix<T> m = detail::to_eigen(A);
     detail::require_finite(m, "geqrf", A);
+    const detail::eig::SerialEigen serial;
     Eigen::HouseholderQR<detail::EMatrix<T>> h(m);
     // Eigen keeps conj(tau): its householderQ() is householderSequence(qr, hCoeffs().conjugate())
     return {detail::matrix_tensor<T>(h.matrixQR()),
@@ -211,6 +212,7 @@ Tensor<T, D> orgqr(const Tensor<T, D>& m, const Tensor<T, D>& tau) {
     if (m.dim() == 2) // the reflectors' copy of m is checked there
         detail::require_workspace<T>("orgqr", detail::ws_of(1, m));
     const auto r = detail::reflectors(m, tau, "orgqr");
+    const detail::eig::SerialEigen serial;
     const Eigen::Index rows = m.size(0), cols = std::min(m.size(0), m.size(1));
     detail::EMatrix<T> q = detail::EMatrix<T>::Identity(rows, cols);
     r.seq().applyThisOnTheLeft(q);
@@ -241,6 +243,7 @@ Tensor<T, D> ormqr(const Tensor<T, D>& m, const Tensor<T, D>& tau, const Tensor<
     const auto r = detail::reflectors(m, tau, "ormqr");
     detail::EMatrix<T> c = detail::to_eigen(C);
     detail::require_finite(c, "ormqr", C);
+    const detail::eig::SerialEigen serial;
     // Q C, Q^H C directly; C Q = (Q^H C^H)^H, C Q^H = (Q C^H)^H (^T for real)
     if (!left) c.adjointInPlace();
     const bool apply_qh = left ? tr : !tr;

@@ -12,6 +12,7 @@
 #include "../../iter/parallel.hpp"
 #include "../../iter/tile.hpp"
 #include "node_eval.hpp"
+#include "stream_copy.hpp"
 
 #include <array>
 #include <cstring>
@@ -307,11 +308,23 @@ void for_each_row_block_threaded(const iter::Loop<N>& L, const Operands<N>& ops,
         });
 }
 
-// A flat assignment above the thread grain: flat_range over the thread team.
+// A flat assignment above the thread grain: flat_range over the thread team
+// (a plain copy of many megabytes: stream_copy's parts, at any thread count).
 template <size_t N>
 void drive_flat_threads(const LeafRef& dst, const LeafRef* leaves, AssignKernel kernel,
                         const void* expr, bool plain_copy, int64_t grain) {
-    iter::parallel_ranges(dst.sizes->numel(), grain, [&](int64_t b, int64_t e, int64_t) {
+    const int64_t numel = dst.sizes->numel();
+    if constexpr (N == 2)
+        if (plain_copy && numel * dst.elem_size >= detail::cpu_copy::stream_copy_bytes &&
+            dst.data != leaves[0].data) {
+            char* out = static_cast<char*>(const_cast<void*>(dst.data));
+            const char* in = static_cast<const char*>(leaves[0].data);
+            const int64_t es = dst.elem_size;
+            return iter::parallel_ranges(numel, grain, [&](int64_t b, int64_t e, int64_t) {
+                detail::cpu_copy::stream_copy(out + b * es, in + b * es, size_t((e - b) * es));
+            });
+        }
+    iter::parallel_ranges(numel, grain, [&](int64_t b, int64_t e, int64_t) {
         flat_range<N>(dst, leaves, kernel, expr, plain_copy, b, e);
     });
 }

@@ -108,14 +108,6 @@ void int_gemm(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, T bet
     }
 }
 
-// Eigen's own threads follow t7::setNumThreads (called outside parallel
-// regions): for the decompositions of math/linalg.hpp, which Eigen runs whole.
-// The products never use them (gemm_serial).
-inline void sync_threads() {
-    const int n = getNumThreads();
-    if (Eigen::nbThreads() != n) Eigen::setNbThreads(n);
-}
-
 // Leading dimension of a matrix of order row or col, as Eigen maps it.
 template <class T>
 int64_t lead(const MatRef<T>& m) {
