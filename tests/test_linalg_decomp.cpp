@@ -307,9 +307,9 @@ TEST_CASE_TEMPLATE("potrf by blocks: U^H U and L L^H rebuild A, Eigen's values, 
             // type's Eigen decompositions doubled this suite's compile time)
             if constexpr (std::is_same_v<T, double>) {
                 const EM<T> ea = eigen_of(a);
-                const EM<T> want =
-                    uplo == 'U' ? EM<T>(Eigen::LLT<EM<T>, Eigen::Upper>(ea).matrixU())
-                                : EM<T>(Eigen::LLT<EM<T>, Eigen::Lower>(ea).matrixL());
+                const EM<T> want = uplo == 'U'
+                                       ? EM<T>(Eigen::LLT<EM<T>, Eigen::Upper>(ea).matrixU())
+                                       : EM<T>(Eigen::LLT<EM<T>, Eigen::Lower>(ea).matrixL());
                 CHECK(max_diff_eigen(f, want) < tol * std::sqrt(double(n)) * double(n));
             }
         }
@@ -381,8 +381,7 @@ TEST_CASE_TEMPLATE("gesv and inverse by blocks: A X = B, Eigen's values, same bi
                 const Eigen::PartialPivLU<EM<T>> lu(eigen_of(a));
                 CHECK(max_diff_eigen(r.lu, lu.matrixLU()) < tol * double(n) * amax);
                 const EM<T> x = lu.solve(eigen_of(b));
-                CHECK(max_diff_eigen(r.solution, x) <
-                      tol * double(n) * xmax / double(lu.rcond()));
+                CHECK(max_diff_eigen(r.solution, x) < tol * double(n) * xmax / double(lu.rcond()));
             }
         }
         t7::setNumThreads(1);
