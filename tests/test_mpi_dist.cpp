@@ -197,12 +197,16 @@ TEST_CASE_TEMPLATE("a fused stencil over windows is bit-identical to one process
         r2b(S(2, -2), S(2, -2)) = wide<T>(r2);
         swap_handles(r2, r2b);
     }
-    // the interior computed while the halos travel (the default), or after them
-    for (const bool ov : {true, false})
+    // the interior computed while the halos travel (the default; in one
+    // assignment or in pieces of 8 elements, testing the messages between
+    // them), or after them
+    const int64_t default_piece = mp::detail::progress_piece_elements();
+    for (const int mode : {0, 1, 2})
         for (const Shape& g : grids2(p)) {
             CAPTURE(g);
-            CAPTURE(ov);
-            mp::setOverlap(ov);
+            CAPTURE(mode);
+            mp::setOverlap(mode < 2);
+            mp::detail::progress_piece_elements() = mode == 1 ? 8 : default_piece;
             // halo 1, Jacobi
             auto u = mp::DistTensor<T>::scatter(world, init, 0, {1, 1}, g);
             mp::DistTensor<T> v(world, {n0, n1}, {1, 1}, u.grid());
@@ -234,6 +238,7 @@ TEST_CASE_TEMPLATE("a fused stencil over windows is bit-identical to one process
             if (world.rank() == world.size() - 1) CHECK(same_bits(all2, r2));
         }
     mp::setOverlap(true);
+    mp::detail::progress_piece_elements() = default_piece;
 }
 
 TEST_CASE("windows with integer indices, in place, scalars, other element types") {
