@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -160,17 +161,157 @@ inline int64_t gemm_parts(int64_t m, int64_t n, int64_t k) {
     return std::clamp<int64_t>(std::min(by_work, std::max(m, n) / 64), 1, gemm_max_parts);
 }
 
+// cpu_gemm for C of at most 16 rows (A m x k small, B k x n large, of a unit
+// stride; C of any strides): B streamed once through the skinny kernels,
+// columns of C split over the pool when `threaded`.
+template <class T>
+void skinny(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C, bool threaded) {
+    const int64_t m = C.rows, n = C.cols, k = A.cols;
+    // Work: B's bytes, and the multiply-adds of more than a few rows of A.
+    const int64_t grains = int64_t(double(n) * double(k) * double(sizeof(T)) *
+                                   double(std::max<int64_t>(m, 8)) / 8 / double(iter::chunk_work));
+    auto run = [&](int64_t units, auto&& f) {
+        if (threaded)
+            iter::parallel_split(units, grains, f);
+        else
+            f(int64_t(0), units, int64_t(0));
+    };
+    if (B.cs == 1) { // rows of B: strips of 2 packets
+        constexpr int64_t W = 2 * packet_size<T>;
+        const int64_t strips = (n + W - 1) / W;
+        // Blocks of B's rows, each into its own partial C, when these stay
+        // small: each block reads whole rows (a part of the columns reads
+        // short runs of each row, which two threads read slower than one
+        // reads all). Fixed by the shape: the same bits at any thread count.
+        const int64_t blocks = std::min({k / skinny_k_block, skinny_k_blocks,
+                                         skinny_partial_bytes / (m * n * int64_t(sizeof(T)))});
+        if (blocks < 2)
+            return run(strips, [&](int64_t s0, int64_t s1, int64_t) {
+                skinny_axpy(s0, s1, alpha, A.data, A.rs, A.cs, B.data, B.rs, m, n, k, beta, C.data,
+                            C.rs, C.cs);
+            });
+        std::vector<T> part(size_t(blocks * m * n));
+        run(blocks, [&](int64_t q0, int64_t q1, int64_t) {
+            for (int64_t q = q0; q < q1; ++q) {
+                const int64_t p0 = k * q / blocks, p1 = k * (q + 1) / blocks;
+                skinny_axpy(0, strips, T(1), A.data + p0 * A.cs, A.rs, A.cs, B.data + p0 * B.rs,
+                            B.rs, m, n, p1 - p0, T(0), part.data() + q * m * n, n, 1);
+            }
+        });
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+                T v = part[size_t(i * n + j)];
+                for (int64_t q = 1; q < blocks; ++q) v += part[size_t((q * m + i) * n + j)];
+                T& o = C.data[i * C.rs + j * C.cs];
+                o = beta == T(0) ? alpha * v : alpha * v + beta * o;
+            }
+        return;
+    }
+    // Columns of B (unit row stride): A's rows copied, zero-padded to packets.
+    constexpr int64_t S = packet_size<T>;
+    const int64_t kp = (k + S - 1) / S * S;
+    std::vector<T> pa(size_t(m * kp), T(0));
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t p = 0; p < k; ++p) pa[size_t(i * kp + p)] = A.data[i * A.rs + p * A.cs];
+    run(n / 3 + n % 3, [&](int64_t g0, int64_t g1, int64_t) {
+        skinny_dot(g0, g1, alpha, pa.data(), kp, kp, B.data, B.cs, m, n, k, beta, C.data, C.rs,
+                   C.cs);
+    });
+}
+
+// cpu_gemm for floating types (apart: no Eigen kernel is instantiated for
+// the integer types).
+template <class T>
+void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C, bool threaded) {
+    if (C.rows == 0 || C.cols == 0) return;
+    const Order oc = order(C);
+    if (oc == Order::col) // C^T = B^T A^T with C^T row-major
+        return float_gemm(alpha, B.t(), A.t(), beta, C.t(), threaded);
+    if (oc == Order::none) { // into a contiguous temporary, then back
+        RowMatrix<T> tmp(C.rows, C.cols);
+        for (int64_t i = 0; i < C.rows && beta != T(0); ++i)
+            for (int64_t j = 0; j < C.cols; ++j) tmp(i, j) = C.data[i * C.rs + j * C.cs];
+        float_gemm(alpha, A, B, beta, MatRef<T>{tmp.data(), C.rows, C.cols, C.cols, 1}, threaded);
+        for (int64_t i = 0; i < C.rows; ++i)
+            for (int64_t j = 0; j < C.cols; ++j) C.data[i * C.rs + j * C.cs] = tmp(i, j);
+        return;
+    }
+    RowMatrix<T> ta, tb;
+    if (order(A) == Order::none) {
+        ta = gather(A);
+        A = eig::ref(ta);
+    }
+    if (order(B) == Order::none) {
+        tb = gather(B);
+        B = eig::ref(tb);
+    }
+    const int64_t m = C.rows, n = C.cols, k = A.cols;
+    // (A vector result: Eigen's GEMV a part, below; it beat the dot kernel
+    // on one row, mv 2048^2: 0.25 ms against 0.29-0.33.)
+    if constexpr (!is_complex_v<T>) { // (complex: Eigen's GEMM, whatever the shape)
+        if (k > 0 && std::min(m, n) <= skinny_max && std::min(m, n) > 1 && std::max(m, n) >= 32) {
+            if (m <= n) return skinny(alpha, A, B, beta, C, threaded);
+            return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
+        }
+    }
+    // Rows [e0, e1) of C (columns when n > m), bounds on multiples of 16.
+    const bool by_rows = m >= n;
+    const int64_t parts = gemm_parts(m, n, k), dim = by_rows ? m : n;
+    auto part = [&](int64_t first, int64_t last, int64_t) {
+        for (int64_t q = first; q < last; ++q) {
+            const int64_t e0 = q == 0 ? 0 : dim * q / parts / 16 * 16;
+            const int64_t e1 = q + 1 == parts ? dim : dim * (q + 1) / parts / 16 * 16;
+            if (e1 <= e0) continue;
+            MatRef<T> c = C;
+            MatRef<const T> a = A, b = B;
+            if (by_rows) {
+                c = {C.data + e0 * C.rs, e1 - e0, n, C.rs, C.cs};
+                a = {A.data + e0 * A.rs, e1 - e0, k, A.rs, A.cs};
+            } else {
+                c = {C.data + e0 * C.cs, m, e1 - e0, C.rs, C.cs};
+                b = {B.data + e0 * B.cs, k, e1 - e0, B.rs, B.cs};
+            }
+            auto cm = row_map(c);
+            if (beta == T(0))
+                cm.setZero();
+            else if (beta != T(1))
+                cm *= beta;
+            if (k > 0) gemm_serial(alpha, a, b, c);
+        }
+    };
+    // A vector result (mv, addmv) stays on the calling thread: it reads A once at
+    // memory speed, a second thread gains little quiet, and on a busy machine
+    // waiting for it cost 2.4x (mv 2048^2, bench_products, two busy loops).
+    if (threaded && parts > 1 && std::min(m, n) > 1)
+        iter::parallel_split(
+            parts, int64_t(double(m) * double(n) * double(k) / double(gemm_grain_work)), part);
+    else
+        part(0, parts, 0);
+}
+
+// C = beta C + alpha A B (Blas<CPU>::gemm), its parts on the pool when `threaded` (else all on
+// the calling thread): C normalised to row order, A and B to a unit stride;
+// then the skinny kernels when C has 2 to 16 rows or columns, else the
+// parts of eig::gemm_parts, each one single-threaded GEMM.
+template <class T>
+void cpu_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C, bool threaded) {
+    if constexpr (std::is_integral_v<T>)
+        eig::int_gemm(alpha, A, B, beta, C);
+    else
+        float_gemm(alpha, A, B, beta, C, threaded);
+}
+
 } // namespace eig
 
 template <>
 struct Blas<CPU> {
     // C = beta C + alpha A B (C is m x n, A m x k, B k x n). C must not overlap A or
     // B; beta == 0 ignores C's values (BLAS semantics: NaN there does not leak).
-    // On tensor7's pool (gemm_impl), never with Eigen's OpenMP threads.
+    // On tensor7's pool (eig::cpu_gemm), never with Eigen's OpenMP threads.
     template <class T>
     static void gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
         require_eigen_type<T>("matrix product");
-        if constexpr (eigen_type<T>) gemm_impl(alpha, A, B, beta, C, true);
+        if constexpr (eigen_type<T>) eig::cpu_gemm(alpha, A, B, beta, C, true);
     }
 
     // gemm on the calling thread alone: for a part of a larger parallel loop
@@ -178,7 +319,7 @@ struct Blas<CPU> {
     template <class T>
     static void gemm_here(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C) {
         require_eigen_type<T>("matrix product");
-        if constexpr (eigen_type<T>) gemm_impl(alpha, A, B, beta, C, false);
+        if constexpr (eigen_type<T>) eig::cpu_gemm(alpha, A, B, beta, C, false);
     }
 
     // y = beta y + alpha A x (A m x n): gemm's paths with x and y as one-column
@@ -187,8 +328,8 @@ struct Blas<CPU> {
     static void gemv(T alpha, MatRef<const T> A, VecRef<const T> x, T beta, VecRef<T> y) {
         require_eigen_type<T>("matrix-vector product");
         if constexpr (eigen_type<T>)
-            gemm_impl(alpha, A, MatRef<const T>{x.data, x.n, 1, x.inc, 1}, beta,
-                      MatRef<T>{y.data, y.n, 1, y.inc, 1}, true);
+            eig::cpu_gemm(alpha, A, MatRef<const T>{x.data, x.n, 1, x.inc, 1}, beta,
+                          MatRef<T>{y.data, y.n, 1, y.inc, 1}, true);
     }
 
     // M = beta M + alpha x y^T (M m x n); beta == 0 ignores M's values.
@@ -265,7 +406,7 @@ struct Blas<CPU> {
                         a.data += off[0] + j * L.inner_stride(0);
                         bb.data += off[1] + j * L.inner_stride(1);
                         c.data += off[2] + j * L.inner_stride(2);
-                        gemm_impl(alpha, a, bb, beta, c, !per_thread);
+                        eig::cpu_gemm(alpha, a, bb, beta, c, !per_thread);
                     }
                 });
             };
@@ -295,154 +436,33 @@ private:
                 torch_type_name<T, CPU>("Tensor"),
                 " (Half products run on CUDA tensors; convert with to<float>())");
     }
-
-    // C = beta C + alpha A B, its parts on the pool when `threaded` (else all on
-    // the calling thread): C normalised to row order, A and B to a unit stride;
-    // then the skinny kernels when C has 2 to 16 rows or columns, else the
-    // parts of eig::gemm_parts, each one single-threaded GEMM.
-    template <class T>
-    static void gemm_impl(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
-                          bool threaded) {
-        if constexpr (int_type<T>)
-            eig::int_gemm(alpha, A, B, beta, C);
-        else
-            float_gemm(alpha, A, B, beta, C, threaded);
-    }
-
-    // gemm_impl for floating types (apart: no Eigen kernel is instantiated for
-    // the integer types).
-    template <class T>
-    static void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
-                           bool threaded) {
-        using namespace eig;
-        if (C.rows == 0 || C.cols == 0) return;
-        const Order oc = order(C);
-        if (oc == Order::col) // C^T = B^T A^T with C^T row-major
-            return float_gemm(alpha, B.t(), A.t(), beta, C.t(), threaded);
-        if (oc == Order::none) { // into a contiguous temporary, then back
-            RowMatrix<T> tmp(C.rows, C.cols);
-            for (int64_t i = 0; i < C.rows && beta != T(0); ++i)
-                for (int64_t j = 0; j < C.cols; ++j) tmp(i, j) = C.data[i * C.rs + j * C.cs];
-            float_gemm(alpha, A, B, beta, MatRef<T>{tmp.data(), C.rows, C.cols, C.cols, 1},
-                       threaded);
-            for (int64_t i = 0; i < C.rows; ++i)
-                for (int64_t j = 0; j < C.cols; ++j) C.data[i * C.rs + j * C.cs] = tmp(i, j);
-            return;
-        }
-        RowMatrix<T> ta, tb;
-        if (order(A) == Order::none) {
-            ta = gather(A);
-            A = eig::ref(ta);
-        }
-        if (order(B) == Order::none) {
-            tb = gather(B);
-            B = eig::ref(tb);
-        }
-        const int64_t m = C.rows, n = C.cols, k = A.cols;
-        // (A vector result: Eigen's GEMV a part, below; it beat the dot kernel
-        // on one row, mv 2048^2: 0.25 ms against 0.29-0.33.)
-        if constexpr (!is_complex_v<T>) { // (complex: Eigen's GEMM, whatever the shape)
-            if (k > 0 && std::min(m, n) <= skinny_max && std::min(m, n) > 1 &&
-                std::max(m, n) >= 32) {
-                if (m <= n) return skinny(alpha, A, B, beta, C, threaded);
-                return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
-            }
-        }
-        // Rows [e0, e1) of C (columns when n > m), bounds on multiples of 16.
-        const bool by_rows = m >= n;
-        const int64_t parts = gemm_parts(m, n, k), dim = by_rows ? m : n;
-        auto part = [&](int64_t first, int64_t last, int64_t) {
-            for (int64_t q = first; q < last; ++q) {
-                const int64_t e0 = q == 0 ? 0 : dim * q / parts / 16 * 16;
-                const int64_t e1 = q + 1 == parts ? dim : dim * (q + 1) / parts / 16 * 16;
-                if (e1 <= e0) continue;
-                MatRef<T> c = C;
-                MatRef<const T> a = A, b = B;
-                if (by_rows) {
-                    c = {C.data + e0 * C.rs, e1 - e0, n, C.rs, C.cs};
-                    a = {A.data + e0 * A.rs, e1 - e0, k, A.rs, A.cs};
-                } else {
-                    c = {C.data + e0 * C.cs, m, e1 - e0, C.rs, C.cs};
-                    b = {B.data + e0 * B.cs, k, e1 - e0, B.rs, B.cs};
-                }
-                auto cm = row_map(c);
-                if (beta == T(0))
-                    cm.setZero();
-                else if (beta != T(1))
-                    cm *= beta;
-                if (k > 0) gemm_serial(alpha, a, b, c);
-            }
-        };
-        // A vector result (mv, addmv) stays on the calling thread: it reads A once at
-        // memory speed, a second thread gains little quiet, and on a busy machine
-        // waiting for it cost 2.4x (mv 2048^2, bench_products, two busy loops).
-        if (threaded && parts > 1 && std::min(m, n) > 1)
-            iter::parallel_split(
-                parts, int64_t(double(m) * double(n) * double(k) / double(gemm_grain_work)), part);
-        else
-            part(0, parts, 0);
-    }
-
-    // gemm_impl for C of at most 16 rows (A m x k small, B k x n large, of a unit
-    // stride; C of any strides): B streamed once through the skinny kernels,
-    // columns of C split over the pool when `threaded`.
-    template <class T>
-    static void skinny(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C,
-                       bool threaded) {
-        using namespace eig;
-        const int64_t m = C.rows, n = C.cols, k = A.cols;
-        // Work: B's bytes, and the multiply-adds of more than a few rows of A.
-        const int64_t grains =
-            int64_t(double(n) * double(k) * double(sizeof(T)) * double(std::max<int64_t>(m, 8)) /
-                    8 / double(iter::chunk_work));
-        auto run = [&](int64_t units, auto&& f) {
-            if (threaded)
-                iter::parallel_split(units, grains, f);
-            else
-                f(int64_t(0), units, int64_t(0));
-        };
-        if (B.cs == 1) { // rows of B: strips of 2 packets
-            constexpr int64_t W = 2 * packet_size<T>;
-            const int64_t strips = (n + W - 1) / W;
-            // Blocks of B's rows, each into its own partial C, when these stay
-            // small: each block reads whole rows (a part of the columns reads
-            // short runs of each row, which two threads read slower than one
-            // reads all). Fixed by the shape: the same bits at any thread count.
-            const int64_t blocks = std::min({k / skinny_k_block, skinny_k_blocks,
-                                             skinny_partial_bytes / (m * n * int64_t(sizeof(T)))});
-            if (blocks < 2)
-                return run(strips, [&](int64_t s0, int64_t s1, int64_t) {
-                    skinny_axpy(s0, s1, alpha, A.data, A.rs, A.cs, B.data, B.rs, m, n, k, beta,
-                                C.data, C.rs, C.cs);
-                });
-            std::vector<T> part(size_t(blocks * m * n));
-            run(blocks, [&](int64_t q0, int64_t q1, int64_t) {
-                for (int64_t q = q0; q < q1; ++q) {
-                    const int64_t p0 = k * q / blocks, p1 = k * (q + 1) / blocks;
-                    skinny_axpy(0, strips, T(1), A.data + p0 * A.cs, A.rs, A.cs, B.data + p0 * B.rs,
-                                B.rs, m, n, p1 - p0, T(0), part.data() + q * m * n, n, 1);
-                }
-            });
-            for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j) {
-                    T v = part[size_t(i * n + j)];
-                    for (int64_t q = 1; q < blocks; ++q) v += part[size_t((q * m + i) * n + j)];
-                    T& o = C.data[i * C.rs + j * C.cs];
-                    o = beta == T(0) ? alpha * v : alpha * v + beta * o;
-                }
-            return;
-        }
-        // Columns of B (unit row stride): A's rows copied, zero-padded to packets.
-        constexpr int64_t S = packet_size<T>;
-        const int64_t kp = (k + S - 1) / S * S;
-        std::vector<T> pa(size_t(m * kp), T(0));
-        for (int64_t i = 0; i < m; ++i)
-            for (int64_t p = 0; p < k; ++p) pa[size_t(i * kp + p)] = A.data[i * A.rs + p * A.cs];
-        run(n / 3 + n % 3, [&](int64_t g0, int64_t g1, int64_t) {
-            skinny_dot(g0, g1, alpha, pa.data(), kp, kp, B.data, B.cs, m, n, k, beta, C.data, C.rs,
-                       C.cs);
-        });
-    }
 };
 
 } // namespace t7::detail
+
+// The floating instantiations of eig::cpu_gemm (with Eigen's GEMM kernels behind
+// them, ~4.5 s of g++'s time at -O1 per element type in every translation unit
+// that multiplies matrices) compiled once, in a file built with the flags of the
+// units that use it: a unit defining T7_EXTERN_PRODUCTS sees them as `extern
+// template` and must link the objects of a unit that defined
+// T7_EXTERN_PRODUCTS_BUILD (tensor7's own tests, examples and benchmarks link
+// src/products.cpp, built with their -march). Not libtensor7's job: it is built
+// without -march, and GEMM's speed is its SIMD width.
+#if defined(T7_EXTERN_PRODUCTS_BUILD)
+#define T7_PRODUCTS_INSTANTIATION template
+#elif defined(T7_EXTERN_PRODUCTS) && !defined(__CUDACC__)
+#define T7_PRODUCTS_INSTANTIATION extern template
+#endif
+#if defined(T7_PRODUCTS_INSTANTIATION)
+namespace t7::detail::eig {
+#define T7_CPU_GEMM(T)                                                                             \
+    T7_PRODUCTS_INSTANTIATION void cpu_gemm<T>(T, MatRef<const T>, MatRef<const T>, T, MatRef<T>,  \
+                                               bool);
+T7_CPU_GEMM(float)
+T7_CPU_GEMM(double)
+T7_CPU_GEMM(std::complex<float>)
+T7_CPU_GEMM(std::complex<double>)
+#undef T7_CPU_GEMM
+} // namespace t7::detail::eig
+#undef T7_PRODUCTS_INSTANTIATION
+#endif
