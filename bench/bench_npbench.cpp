@@ -171,11 +171,16 @@ FloatTensor conv2d_relu(const FloatTensor& x, const FloatTensor& w, const FloatT
     return y.view(N, Ho, Wo, Co);
 }
 
-// 2x2 max pooling (floor of odd sizes, as NPBench's): the windows as dimensions 2, 4.
+// 2x2 max pooling (floor of odd sizes, as NPBench's): the larger of four strided
+// views, NumPy's np.maximum(np.maximum(x[:, 0::2, 0::2], x[:, 1::2, 0::2]), ...), one
+// fused pass. (The reshape idiom, t7::max(x.view(N, H, 2, W, 2, C), {2, 4}), copies the
+// input permuted first: 1.6 ms against 0.07 ms for pool1, NumPy's own 2.5 ms.)
 FloatTensor maxpool2d(const FloatTensor& x) {
-    const int64_t N = x.size(0), H = x.size(1) / 2, W = x.size(2) / 2, C = x.size(3);
-    const FloatTensor v = x.narrow(1, 0, 2 * H).narrow(2, 0, 2 * W).contiguous();
-    return t7::max(v.view(N, H, 2, W, 2, C), {2, 4}, false);
+    using t7::all, t7::slice;
+    const int64_t H = x.size(1) / 2 * 2, W = x.size(2) / 2 * 2;
+    const slice r0(0, H, 2), r1(1, H, 2), c0(0, W, 2), c1(1, W, 2);
+    return t7::cmax(t7::cmax(x(all, r0, c0, all), x(all, r1, c0, all)),
+                    t7::cmax(x(all, r0, c1, all), x(all, r1, c1, all)));
 }
 
 struct Lenet {
