@@ -297,6 +297,13 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
             auto want = t7::DoubleTensor(ref_mm(a, b) * 2.0 + t7::cast<double>(c) * 0.5);
             CHECK(max_diff(r, want) < tol * double(k));
         }
+    // a short k with the large operand's rows of unit stride (an im2col product,
+    // x.unfold(...) @ w): Eigen's GEMM below skinny_dot_min_k, the dot kernel from it
+    for (int64_t k : {25, 150, 255, 256}) {
+        auto a = random_matrix<T>(3000, k), w = random_matrix<T>(k, 6);
+        check(a, w);
+        check(w.t(), a.t());
+    }
     // a large operand of no unit stride, and one past two strips of packets
     auto big = random_matrix<T>(80, 202);
     check(random_matrix<T>(5, 40), big(t7::slice(0, 80, 2), t7::slice(0, 202, 2)));

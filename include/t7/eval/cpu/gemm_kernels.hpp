@@ -79,6 +79,11 @@ inline constexpr int64_t skinny_k_blocks = 16;
 inline constexpr int64_t skinny_partial_bytes = int64_t(4) << 20;
 // C's rows at most for the skinny kernels (register tiles of 8, 4, 2, 1 rows).
 inline constexpr int64_t skinny_max = 16;
+// The dot kernel's shortest k (blas.hpp takes Eigen's GEMM below it): measured
+// one thread, 20000 x k @ k x 8 (the dot kernel on A's rows) against Eigen's GEMM,
+// float: k = 64 0.40 / 0.38 ms, k = 256 1.5 / 2.2 ms; double: k = 128 1.4 / 1.3 ms,
+// k = 256 2.7 / 3.2 ms; and with 16 columns Eigen's is ahead up to k = 150.
+inline constexpr int64_t skinny_dot_min_k = 256;
 
 // tile[r] += sum over p in [0, kc) of A(r, p) * B(p, 0 .. 2S) for r < MR, one
 // fused multiply-add after the other: A(r, p) at a[r * ars + p * acs], B's row p
