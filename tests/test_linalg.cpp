@@ -348,8 +348,8 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
 
 // addr and ger on the pool (issue 43): M's rows (blocks of a long row) in parts,
 // against a reference loop in double, with the same bits at 1 and 2 threads;
-// Blas<CPU>::ger itself into a transposed and a stepped M (the public functions
-// write a fresh contiguous result); beta 0 ignores M's NaNs.
+// Blas<CPU>::ger itself into a transposed, a stepped and a reversed M (the
+// public functions write a fresh contiguous result); beta 0 ignores M's NaNs.
 TEST_CASE_TEMPLATE("addr and ger on the pool: large, transposed and strided M", T, float, double) {
     const double tol = std::is_same_v<T, float> ? 1e-5 : 1e-13;
     t7::manualSeed(44);
@@ -399,11 +399,13 @@ TEST_CASE_TEMPLATE("addr and ger on the pool: large, transposed and strided M", 
     auto stepped = [&] {
         return t7::Tensor<T>(t7::zeros<T>(m, 2 * n)(t7::all, t7::slice(0, 2 * n, 2)));
     };
+    auto reversed = [&] { return t7::Tensor<T>(t7::zeros<T>(m, n).flip({1})); }; // stride -1
     for (double beta : {0.0, 1.0, 0.25}) {
         CAPTURE(beta);
         const auto want = ref(beta, base, 1.5, x, y);
         CHECK(max_diff(in_place(beta, 1.5, transposed), want) < tol * 4);
         CHECK(max_diff(in_place(beta, 1.5, stepped), want) < tol * 4);
+        CHECK(max_diff(in_place(beta, 1.5, reversed), want) < tol * 4);
     }
 }
 
@@ -421,4 +423,3 @@ TEST_CASE("addr and ger: complex values, integer types wrap") {
                       t7::tensor<int32_t>({65536}));
     CHECK(values(i) == std::vector<double>{2147483645}); // 3 (2^31 - 1) + 2^32 wraps
 }
-

@@ -296,7 +296,8 @@ inline constexpr int64_t ger_col_block = 8192;
 // M = beta M + alpha x y^T (x, y contiguous; M of row order or Order::none: any
 // strides, each row walked with its own column stride), on the pool: parts of
 // rows of M (blocks of ger_col_block columns of a long row), each a vectorised
-// M[i, j0:j1] = beta M[i, j0:j1] + (alpha x[i]) y[j0:j1]. The parts are fixed by
+// M[i, j0:j1] = beta M[i, j0:j1] + (alpha x[i]) y[j0:j1] (a loop when M's
+// columns have no unit stride). The parts are fixed by
 // the shape and each element's operations by its position, never by which
 // thread runs it: the same bits at any thread count. beta == 0 writes
 // (alpha x[i]) y[j] without reading M (its NaNs do not leak), beta == 1 adds.
@@ -320,17 +321,21 @@ void ger_parts(T alpha, const T* x, const T* y, T beta, const MatRef<T>& M) {
             const T a = alpha * x[i];
             const Eigen::Map<const Arr> yv(y + j0, len);
             T* row = M.data + i * M.rs + j0 * M.cs;
-            if (M.cs == 1 || n == 1)
+            if (M.cs == 1 || n == 1) {
                 update(Eigen::Map<Arr>(row, len), a, yv);
-            else
-                update(
-                    Eigen::Map<Arr, 0, Eigen::InnerStride<>>(row, len, Eigen::InnerStride<>(M.cs)),
-                    a, yv);
+                continue;
+            }
+            // No unit stride, of either sign (an Eigen map's strides are not
+            // negative): element by element.
+            for (int64_t j = 0; j < len; ++j) {
+                T& o = row[j * M.cs];
+                o = beta == T(0) ? a * yv[j] : beta == T(1) ? o + a * yv[j] : beta * o + a * yv[j];
+            }
         }
     };
     // Work: M's bytes written, and read unless beta == 0 (x and y stay in
     // cache). Below wake_grains of it (2^20 floats of M to update, 2^21 to
-    // overwrite) no sleeping pool thread is woken; below a grain it runs here.
+    // overwrite) no sleeping pool thread is woken; below 2 grains it runs here.
     const double bytes = double(m) * double(n) * double(sizeof(T)) * (beta == T(0) ? 1 : 2);
     iter::parallel_split(m * blocks, int64_t(bytes / double(iter::chunk_work)), part);
 }
