@@ -124,6 +124,7 @@ template <class T>
 void gemm_serial(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, const MatRef<T>& C) {
     const int64_t m = C.rows, n = C.cols, k = A.cols;
     if (m == 1 || n == 1 || m + n + k < 20) {
+        [[maybe_unused]] SerialBlas serial; // (GEMV: a BLAS call with EIGEN_USE_BLAS)
         auto c = row_map(C);
         with_map(A, [&](const auto& a) {
             with_map(B, [&](const auto& b) { c.noalias() += alpha * a * b; });
