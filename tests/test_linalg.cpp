@@ -407,6 +407,19 @@ TEST_CASE_TEMPLATE("addr and ger on the pool: large, transposed and strided M", 
         CHECK(max_diff(in_place(beta, 1.5, stepped), want) < tol * 4);
         CHECK(max_diff(in_place(beta, 1.5, reversed), want) < tol * 4);
     }
+    // The update of this M (5 MiB and more to move) is one loop on the pool at 2
+    // threads, none at 1 (detail::threaded_loops counts them).
+    for (int threads : {1, 2}) {
+        KeepThreads keep;
+        t7::setNumThreads(threads);
+        t7::Tensor<T> M = base.clone();
+        const uint64_t loops = t7::detail::threaded_loops();
+        t7::detail::Blas<t7::CPU>::ger(T(1.5), t7::detail::VecRef<const T>{x.data(), m, 1},
+                                       t7::detail::VecRef<const T>{y.data(), n, 1}, T(0.25),
+                                       t7::detail::mat_ref(M));
+        CHECK(t7::detail::threaded_loops() - loops == (threads == 2 ? 1u : 0u));
+        CHECK(max_diff(M, ref(0.25, base, 1.5, x, y)) < tol * 4);
+    }
 }
 
 TEST_CASE("addr and ger: complex values, integer types wrap") {
