@@ -2,7 +2,10 @@
 // replaced, plain Eigen threaded with OpenMP (Eigen::setNbThreads(threads), one
 // `c.noalias() = a * b` on maps of the same memory), in the same run: mm 64^3,
 // 512^3, 2048^3 (one round: slow), 8x30000 @ 30000x1000 (and the same with the
-// large operand transposed), mv 2048^2, bmm of 64 products of 64^3; float; at
+// large operand transposed), mv 2048^2, bmm of 64 products of 64^3, addr 2048^2
+// (M + x y^T into a new tensor) and the same update in place (Blas<CPU>::ger
+// alone; Eigen does not thread an outer product: its columns are the same
+// single-threaded update at both counts); float; at
 // 1 and 2 threads, on the machine as it is ("quiet") and with two busy sibling
 // processes (bench/busy_siblings.hpp). Every time is the best of `reps` rounds
 // (a round: 1 to 200 calls, by size), the four contenders interleaved round by
@@ -58,7 +61,7 @@ int main(int argc, char** argv) {
     const FloatTensor a2k = filled({2048, 2048}, 5), b2k = filled({2048, 2048}, 6);
     const FloatTensor x8 = filled({8, 30000}, 7), w = filled({30000, 1000}, 8);
     const FloatTensor wt = filled({1000, 30000}, 9); // its transpose is the operand
-    const FloatTensor v2k = filled({2048}, 10);
+    const FloatTensor v2k = filled({2048}, 10), u2k = filled({2048}, 13);
     const FloatTensor ba = filled({64, 64, 64}, 11), bb = filled({64, 64, 64}, 12);
     FloatTensor c64(64, 64), c512(512, 512), c2k(2048, 2048), y8(8, 1000), y2k(2048);
     FloatTensor cb(64, 64, 64);
@@ -88,6 +91,26 @@ int main(int argc, char** argv) {
                      CMap(ba.data() + q * 4096, 64, 64) * CMap(bb.data() + q * 4096, 64, 64);
          },
          0, 10},
+        {"addr 2048^2", [&] { c2k = t7::addr(1, a2k, 1, v2k, u2k); },
+         [&] {
+             using V = Eigen::Map<const Eigen::VectorXf>;
+             Map c(c2k.data(), 2048, 2048);
+             c = cmap(a2k);
+             c.noalias() += V(v2k.data(), 2048) * V(u2k.data(), 2048).transpose();
+         },
+         0, 5},
+        {"ger update 2048^2 in place", // Blas<CPU>::ger alone: M += x y^T, no copy
+         [&] {
+             t7::detail::Blas<t7::CPU>::ger(1.f, t7::detail::cvec_ref(v2k),
+                                            t7::detail::cvec_ref(u2k), 1.f,
+                                            t7::detail::mat_ref(c2k));
+         },
+         [&] {
+             using V = Eigen::Map<const Eigen::VectorXf>;
+             Map(c2k.data(), 2048, 2048).noalias() +=
+                 V(v2k.data(), 2048) * V(u2k.data(), 2048).transpose();
+         },
+         0, 5},
     };
 
     // The rate at which one thread's vectorised sum reads w (the skinny row's B).

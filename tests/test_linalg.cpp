@@ -352,3 +352,94 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
     CHECK(Eigen::nbThreads() == 3);
     Eigen::setNbThreads(eigen_threads);
 }
+
+// addr and ger on the pool (issue 43): M's rows (blocks of a long row) in parts,
+// against a reference loop in double, with the same bits at 1 and 2 threads;
+// Blas<CPU>::ger itself into a transposed, a stepped and a reversed M (the
+// public functions write a fresh contiguous result); beta 0 ignores M's NaNs.
+TEST_CASE_TEMPLATE("addr and ger on the pool: large, transposed and strided M", T, float, double) {
+    const double tol = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+    t7::manualSeed(44);
+    // beta M + alpha x y^T by element access, in double (M ignored at beta 0)
+    auto ref = [](double beta, const t7::Tensor<T>& M, double alpha, const t7::Tensor<T>& x,
+                  const t7::Tensor<T>& y) {
+        t7::DoubleTensor r(x.size(0), y.size(0));
+        for (int64_t i = 0; i < x.size(0); ++i)
+            for (int64_t j = 0; j < y.size(0); ++j)
+                r(i, j) = (beta == 0 ? 0.0 : beta * double(M(i, j))) +
+                          alpha * double(x(i)) * double(y(j));
+        return r;
+    };
+    for (auto [m, n] : {std::array<int64_t, 2>{700, 900}, {3, 200000}, {1, 9000}}) {
+        CAPTURE(m);
+        CAPTURE(n);
+        // x strided (a column of a matrix), y contiguous
+        const t7::Tensor<T> x = random_matrix<T>(m, 2).select(1, 1);
+        const t7::Tensor<T> y = random_matrix<T>(n, 1).select(1, 0).contiguous();
+        const t7::Tensor<T> M = random_matrix<T>(m, n);
+        auto g = at_1_and_2([&] { return t7::ger(x, y); });
+        CHECK(max_diff(g, ref(0, M, 1, x, y)) < tol);
+        auto r = at_1_and_2([&] { return t7::addr(0.5, M, -2, x, y); });
+        CHECK(max_diff(r, ref(0.5, M, -2, x, y)) < tol * 4);
+        auto r1 = at_1_and_2([&] { return t7::addr(M, x, y); }); // beta 1: added
+        CHECK(max_diff(r1, ref(1, M, 1, x, y)) < tol * 4);
+        auto nan = t7::full<T>({m, n}, std::numeric_limits<T>::quiet_NaN());
+        auto z = at_1_and_2([&] { return t7::addr(0, nan, 3, x, y); });
+        CHECK(max_diff(z, ref(0, M, 3, x, y)) < tol * 4);
+    }
+    // M transposed (column order) and stepped (no unit stride), updated in place
+    const int64_t m = 700, n = 900;
+    const t7::Tensor<T> x = random_matrix<T>(m, 1).select(1, 0).contiguous();
+    const t7::Tensor<T> y = random_matrix<T>(n, 1).select(1, 0).contiguous();
+    const t7::Tensor<T> base = random_matrix<T>(m, n);
+    auto in_place = [&](double beta, double alpha, auto make) {
+        return at_1_and_2([&] {
+            t7::Tensor<T> M = make();
+            M.copy(base);
+            t7::detail::Blas<t7::CPU>::ger(T(alpha), t7::detail::VecRef<const T>{x.data(), m, 1},
+                                           t7::detail::VecRef<const T>{y.data(), n, 1}, T(beta),
+                                           t7::detail::mat_ref(M));
+            return M.contiguous();
+        });
+    };
+    auto transposed = [&] { return t7::Tensor<T>(t7::zeros<T>(n, m).t()); };
+    auto stepped = [&] {
+        return t7::Tensor<T>(t7::zeros<T>(m, 2 * n)(t7::all, t7::slice(0, 2 * n, 2)));
+    };
+    auto reversed = [&] { return t7::Tensor<T>(t7::zeros<T>(m, n).flip({1})); }; // stride -1
+    for (double beta : {0.0, 1.0, 0.25}) {
+        CAPTURE(beta);
+        const auto want = ref(beta, base, 1.5, x, y);
+        CHECK(max_diff(in_place(beta, 1.5, transposed), want) < tol * 4);
+        CHECK(max_diff(in_place(beta, 1.5, stepped), want) < tol * 4);
+        CHECK(max_diff(in_place(beta, 1.5, reversed), want) < tol * 4);
+    }
+    // The update of this M (5 MiB and more to move) is one loop on the pool at 2
+    // threads, none at 1 (detail::threaded_loops counts them).
+    for (int threads : {1, 2}) {
+        KeepThreads keep;
+        t7::setNumThreads(threads);
+        t7::Tensor<T> M = base.clone();
+        const uint64_t loops = t7::detail::threaded_loops();
+        t7::detail::Blas<t7::CPU>::ger(T(1.5), t7::detail::VecRef<const T>{x.data(), m, 1},
+                                       t7::detail::VecRef<const T>{y.data(), n, 1}, T(0.25),
+                                       t7::detail::mat_ref(M));
+        CHECK(t7::detail::threaded_loops() - loops == (threads == 2 ? 1u : 0u));
+        CHECK(max_diff(M, ref(0.25, base, 1.5, x, y)) < tol * 4);
+    }
+}
+
+TEST_CASE("addr and ger: complex values, integer types wrap") {
+    using C = std::complex<double>;
+    auto x = t7::tensor<C>({C(1, 2), C(0, -1)}), y = t7::tensor<C>({C(3, 0), C(1, 1), C(0, 2)});
+    auto M = t7::tensor<C>({{C(1, 0), C(0, 1), C(2, 2)}, {C(-1, 0), C(0, 0), C(1, -1)}});
+    auto r = t7::addr(2, M, 1, x, y); // 2 M + x y^T (no conjugation, as Torch7's ger)
+    const std::vector<C> want{C(5, 6), C(-1, 5), C(0, 6), C(-2, -3), C(1, -1), C(4, -2)};
+    const t7::Tensor<C> rc = r.contiguous();
+    CHECK(std::vector<C>(rc.data(), rc.data() + 6) == want);
+    auto u = t7::ger(t7::tensor<uint8_t>({200, 3}), t7::tensor<uint8_t>({2, 100}));
+    CHECK(values(u) == std::vector<double>{144, 32, 6, 44}); // 400, 20000 mod 256
+    auto i = t7::addr(3, t7::tensor<int32_t>({{2147483647}}), 1, t7::tensor<int32_t>({65536}),
+                      t7::tensor<int32_t>({65536}));
+    CHECK(values(i) == std::vector<double>{2147483645}); // 3 (2^31 - 1) + 2^32 wraps
+}

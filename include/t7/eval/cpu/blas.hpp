@@ -124,6 +124,7 @@ template <class T>
 void gemm_serial(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, const MatRef<T>& C) {
     const int64_t m = C.rows, n = C.cols, k = A.cols;
     if (m == 1 || n == 1 || m + n + k < 20) {
+        [[maybe_unused]] SerialBlas serial; // (GEMV: a BLAS call with EIGEN_USE_BLAS)
         auto c = row_map(C);
         with_map(A, [&](const auto& a) {
             with_map(B, [&](const auto& b) { c.noalias() += alpha * a * b; });
@@ -296,6 +297,57 @@ void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T>
         part(0, parts, 0);
 }
 
+// Columns of M per part of an outer product's row (ger_parts): a row longer than
+// this is cut into blocks of it, so that a few long rows still split.
+inline constexpr int64_t ger_col_block = 8192;
+
+// M = beta M + alpha x y^T (x, y contiguous; M of row order or Order::none: any
+// strides, each row walked with its own column stride), on the pool: parts of
+// rows of M (blocks of ger_col_block columns of a long row), each a vectorised
+// M[i, j0:j1] = beta M[i, j0:j1] + (alpha x[i]) y[j0:j1] (a loop when M's
+// columns have no unit stride). The parts are fixed by
+// the shape and each element's operations by its position, never by which
+// thread runs it: the same bits at any thread count. beta == 0 writes
+// (alpha x[i]) y[j] without reading M (its NaNs do not leak), beta == 1 adds.
+template <class T>
+void ger_parts(T alpha, const T* x, const T* y, T beta, const MatRef<T>& M) {
+    using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+    const int64_t m = M.rows, n = M.cols;
+    const int64_t blocks = (n + ger_col_block - 1) / ger_col_block;
+    auto update = [&](auto&& r, const T a, const auto& yv) {
+        if (beta == T(0))
+            r = a * yv;
+        else if (beta == T(1))
+            r += a * yv;
+        else
+            r = beta * r + a * yv;
+    };
+    auto part = [&](int64_t u0, int64_t u1, int64_t) {
+        for (int64_t u = u0; u < u1; ++u) {
+            const int64_t i = u / blocks, j0 = u % blocks * ger_col_block;
+            const int64_t len = std::min(n, j0 + ger_col_block) - j0;
+            const T a = alpha * x[i];
+            const Eigen::Map<const Arr> yv(y + j0, len);
+            T* row = M.data + i * M.rs + j0 * M.cs;
+            if (M.cs == 1 || n == 1) {
+                update(Eigen::Map<Arr>(row, len), a, yv);
+                continue;
+            }
+            // No unit stride, of either sign (an Eigen map's strides are not
+            // negative): element by element.
+            for (int64_t j = 0; j < len; ++j) {
+                T& o = row[j * M.cs];
+                o = beta == T(0) ? a * yv[j] : beta == T(1) ? o + a * yv[j] : beta * o + a * yv[j];
+            }
+        }
+    };
+    // Work: M's bytes written, and read unless beta == 0 (x and y stay in
+    // cache). Below wake_grains of it (2^20 floats of M to update, 2^21 to
+    // overwrite) no sleeping pool thread is woken; below 2 grains it runs here.
+    const double bytes = double(m) * double(n) * double(sizeof(T)) * (beta == T(0) ? 1 : 2);
+    iter::parallel_split(m * blocks, int64_t(bytes / double(iter::chunk_work)), part);
+}
+
 // C = beta C + alpha A B (Blas<CPU>::gemm), its parts on the pool when `threaded` (else all on
 // the calling thread): C normalised to row order, A and B to a unit stride;
 // then the skinny kernels when C has 2 to 16 rows or columns, else the
@@ -339,7 +391,8 @@ struct Blas<CPU> {
                           MatRef<T>{y.data, y.n, 1, y.inc, 1}, true);
     }
 
-    // M = beta M + alpha x y^T (M m x n); beta == 0 ignores M's values.
+    // M = beta M + alpha x y^T (M m x n); beta == 0 ignores M's values. Floating
+    // types on the pool (eig::ger_parts); integers wrap (int_gemm, calling thread).
     template <class T>
     static void ger(T alpha, VecRef<const T> x, VecRef<const T> y, T beta, MatRef<T> M) {
         require_eigen_type<T>("outer product");
@@ -348,25 +401,10 @@ struct Blas<CPU> {
                           MatRef<const T>{y.data, 1, y.n, y.n * y.inc, y.inc}, beta, M);
         } else if constexpr (eigen_type<T>) {
             using namespace eig;
+            if (M.rows == 0 || M.cols == 0) return;
             if (order(M) == Order::col) return ger(alpha, y, x, beta, M.t());
-            Vector<T> tx = gather(x), ty = gather(y);
-            auto update = [&](auto&& m) {
-                if (beta == T(0))
-                    m.setZero();
-                else if (beta != T(1))
-                    m *= beta;
-                m.noalias() += alpha * tx * ty.transpose();
-            };
-            if (order(M) == Order::none) {
-                RowMatrix<T> tmp =
-                    beta == T(0) ? RowMatrix<T>(M.rows, M.cols)
-                                 : gather(MatRef<const T>{M.data, M.rows, M.cols, M.rs, M.cs});
-                update(tmp);
-                for (int64_t i = 0; i < M.rows; ++i)
-                    for (int64_t j = 0; j < M.cols; ++j) M.data[i * M.rs + j * M.cs] = tmp(i, j);
-                return;
-            }
-            update(row_map(M));
+            const Vector<T> tx = gather(x), ty = gather(y);
+            ger_parts(alpha, tx.data(), ty.data(), beta, M);
         }
     }
 

@@ -34,11 +34,13 @@ using ColMap = Eigen::Map<ColMatrix<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 inline constexpr int64_t decomp_part = 64;
 
 // f(p) for parts p of [0, parts), on the pool for `work` multiply-adds (the
-// products' grain: a step of little work stays on the calling thread).
+// products' grain: a step of little work stays on the calling thread). A part's
+// TRSM and GEMM are BLAS calls with EIGEN_USE_BLAS: single-threaded (SerialBlas).
 template <class F>
 void for_parts(int64_t parts, double work, F&& f) {
     iter::parallel_split(parts, int64_t(work / double(gemm_grain_work)),
                          [&](int64_t p0, int64_t p1, int64_t) {
+                             [[maybe_unused]] SerialBlas serial;
                              for (int64_t p = p0; p < p1; ++p) f(p);
                          });
 }
@@ -50,6 +52,7 @@ template <class T, int RO, bool CB>
 void gemm_col(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
               int64_t ldb, T* c, int64_t ldc) {
     if (m <= 0 || n <= 0 || k <= 0) return;
+    [[maybe_unused]] SerialBlas serial;
     pk::gemm_blocking_space<Eigen::ColMajor, T, T, Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic,
                             1, false>
         blocking(m, n, k, 1, true);

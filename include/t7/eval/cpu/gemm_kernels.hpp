@@ -23,6 +23,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(EIGEN_USE_BLAS) && __has_include(<dlfcn.h>)
+#include <dlfcn.h>
+#endif
+
 // Full unrolling of a register tile's loops over its rows and columns (at -O2
 // GCC keeps the loops, and the accumulators in memory: 2x slower).
 #if defined(__clang__)
@@ -37,11 +41,64 @@ namespace t7::detail::eig {
 
 namespace pk = Eigen::internal;
 
+#if defined(EIGEN_USE_BLAS) && __has_include(<dlfcn.h>)
+// With EIGEN_USE_BLAS each part of a product is a BLAS call from one of the
+// pool's threads: the BLAS must not thread it again (2 pool threads x N BLAS
+// threads). OpenBLAS is found at run time (dlsym, whatever variant
+// update-alternatives or the link chose; another BLAS has no such controls):
+// * pthreads build: openblas_set_num_threads(1), once per process (its thread
+//   count is global; its server threads, started when the library loads, sleep);
+// * OpenMP build (openblas_get_parallel() == 2): it takes each call's thread
+//   count from the calling thread's omp_get_max_threads(), so SerialBlas sets
+//   that to 1 for the call and restores it (the user's setting on their thread);
+// * serial build: nothing to do.
+struct BlasThreads {
+    int (*omp_get)() = nullptr;
+    void (*omp_set)(int) = nullptr;
+    BlasThreads() {
+        auto set = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+        auto parallel = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_parallel"));
+        if (set == nullptr) return;
+        if (parallel != nullptr && parallel() == 2) {
+            omp_get = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+            omp_set = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+            if (omp_get == nullptr || omp_set == nullptr) omp_get = nullptr;
+        } else {
+            set(1);
+        }
+    }
+    static const BlasThreads& get() {
+        static const BlasThreads b;
+        return b;
+    }
+};
+// The scope of one single-threaded BLAS call (see BlasThreads).
+class SerialBlas {
+    int saved_ = 1;
+
+public:
+    SerialBlas() {
+        const BlasThreads& b = BlasThreads::get();
+        if (b.omp_get != nullptr && (saved_ = b.omp_get()) != 1) b.omp_set(1);
+    }
+    ~SerialBlas() {
+        if (saved_ != 1) BlasThreads::get().omp_set(saved_);
+    }
+    SerialBlas(const SerialBlas&) = delete;
+    SerialBlas& operator=(const SerialBlas&) = delete;
+};
+#else
+// Eigen's own kernels: no BLAS, nothing to set.
+struct SerialBlas {};
+#endif
+
 // C (row-major, ldc) += alpha A B: A m x k of storage order LO (leading
-// dimension lda), B k x n of order RO; m, n, k > 0.
+// dimension lda), B k x n of order RO; m, n, k > 0. With EIGEN_USE_BLAS, Eigen's
+// entry point is its BLAS GEMM call, single-threaded (SerialBlas).
 template <class T, int LO, int RO>
 void gemm_call(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
                int64_t ldb, T* c, int64_t ldc) {
+    [[maybe_unused]] SerialBlas serial;
     pk::gemm_blocking_space<Eigen::RowMajor, T, T, Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic,
                             1, false>
         blocking(m, n, k, 1, true);

@@ -12,7 +12,11 @@
 // (EIGEN_DONT_PARALLELIZE): Eigen's templates would then differ between
 // translation units, an ODR violation. A program that calls
 // Eigen::setNbThreads(n > 1) itself still gets Eigen's n threads there, its choice.
+// With EIGEN_USE_BLAS its BLAS calls are single-threaded too (SerialBlas,
+// gemm_kernels.hpp: OpenBLAS's own threads, whichever build is loaded).
 #pragma once
+
+#include "gemm_kernels.hpp"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -36,6 +40,7 @@ public:
     SerialEigen& operator=(const SerialEigen&) = delete;
 
 private:
+    [[maybe_unused]] SerialBlas blas_;
 #if defined(_OPENMP)
     int saved_;
 #endif
