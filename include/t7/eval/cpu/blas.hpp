@@ -150,6 +150,9 @@ void gemm_serial(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, co
 // thread count), each one gemm_serial, which packs its own block of A (or B)
 // and all of B (or A): few parts, each long enough for that repacking to cost
 // little. Below gemm_part_work * 2 (about 128^3) one part: on the calling thread.
+// Parts of at least 128 rows (64 before: 512^3 in 8 parts cost 1.07-1.11x one
+// GEMM): 512^3 1.92-1.99 ms at one thread against 2.02-2.26, 1.08-1.25 ms at two
+// against 1.23-1.43 (bench_products, quiet, 2026-11-30).
 inline constexpr int64_t gemm_part_work = int64_t(1) << 21;
 inline constexpr int64_t gemm_max_parts = 8;
 // Multiply-adds of about 5 us on one thread (the pool's grain): a product of
@@ -159,7 +162,7 @@ inline constexpr int64_t gemm_grain_work = int64_t(1) << 17;
 inline int64_t gemm_parts(int64_t m, int64_t n, int64_t k) {
     const double work = double(m) * double(n) * double(k);
     const int64_t by_work = int64_t(std::min(work / double(gemm_part_work), 1e9));
-    return std::clamp<int64_t>(std::min(by_work, std::max(m, n) / 64), 1, gemm_max_parts);
+    return std::clamp<int64_t>(std::min(by_work, std::max(m, n) / 128), 1, gemm_max_parts);
 }
 
 // cpu_gemm for C of at most 16 rows (A m x k small, B k x n large, of a unit
