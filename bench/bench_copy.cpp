@@ -63,6 +63,17 @@ struct Contender {
     std::function<void()> run;
 };
 
+// y = x by tensor7, xtensor and libtorch (each on its own copy of the
+// operands) and by `hand`: the four contenders of every row.
+template <class Y, class X, class XY, class XX>
+std::vector<Contender> copies(Y& y, const X& x, XY& xy, const XX& xx, at::Tensor& ty,
+                              const at::Tensor& tx, std::function<void()> hand) {
+    return {{"t7", [&] { y = x; }},
+            {"xt", [&] { xt::noalias(xy) = xx; }},
+            {"torch", [&] { ty.copy_(tx); }},
+            {"hand", std::move(hand)}};
+}
+
 void set_threads(int t) {
     t7::setNumThreads(t);
     at::set_num_threads(t); // libgomp's ICV: xtensor's and the hand loop's team too
@@ -126,24 +137,17 @@ void contiguous(int lg) {
     const int64_t inner = lg <= 10 ? 4096 : lg <= 16 ? 64 : 1;
     const double bytes = 2.0 * double(n) * sizeof(T);
     for (int threads : {1, 2}) {
-        std::vector<Contender> cs = {
-            {"t7", [&] { y = x; }},
-            {"xt", [&] { xt::noalias(xy) = xx; }},
-            {"torch", [&] { ty.copy_(tx); }},
-            {"hand",
-             [&] {
-                 split(threads, n, [&](int64_t b, int64_t e) {
-                     for (int64_t i = b; i < e; ++i) py[i] = px[i];
-                 });
-             }},
-            {"memcpy",
-             [&] {
-                 split(threads, n, [&](int64_t b, int64_t e) {
-                     std::memcpy(py + b, px + b, size_t(e - b) * sizeof(T));
-                 });
-             }},
-            {"eigen", [&] { ey = ex; }},
-        };
+        std::vector<Contender> cs = copies(y, x, xy, xx, ty, tx, [&] {
+            split(threads, n, [&](int64_t b, int64_t e) {
+                for (int64_t i = b; i < e; ++i) py[i] = px[i];
+            });
+        });
+        cs.push_back({"memcpy", [&] {
+                          split(threads, n, [&](int64_t b, int64_t e) {
+                              std::memcpy(py + b, px + b, size_t(e - b) * sizeof(T));
+                          });
+                      }});
+        cs.push_back({"eigen", [&] { ey = ex; }});
         report(row, threads, bytes, inner, cs);
         bench::keep(py);
     }
@@ -177,17 +181,11 @@ void strided(int lg) {
         T* px = x.data();
         T* py = y.data();
         for (int threads : {1, 2}) {
-            std::vector<Contender> cs = {
-                {"t7", [&] { y = xs; }},
-                {"xt", [&] { xt::noalias(xy) = xxs; }},
-                {"torch", [&] { ty.copy_(txs); }},
-                {"hand",
-                 [&] {
-                     split(threads, n, [&](int64_t b, int64_t e) {
-                         for (int64_t i = b; i < e; ++i) py[i] = px[2 * i];
-                     });
-                 }},
-            };
+            std::vector<Contender> cs = copies(y, xs, xy, xxs, ty, txs, [&] {
+                split(threads, n, [&](int64_t b, int64_t e) {
+                    for (int64_t i = b; i < e; ++i) py[i] = px[2 * i];
+                });
+            });
             report(row, threads, bytes, inner, cs);
         }
         bool same = true;
@@ -212,22 +210,16 @@ void strided(int lg) {
         T* px = x.data();
         T* py = y.data();
         for (int threads : {1, 2}) {
-            std::vector<Contender> cs = {
-                {"t7", [&] { y = xs; }},
-                {"xt", [&] { xt::noalias(xy) = xxs; }},
-                {"torch", [&] { ty.copy_(txs); }},
-                // 64 x 64 tiles, blocks of tile rows over the threads
-                {"hand",
-                 [&] {
-                     split(threads, m / 64, [&](int64_t b, int64_t e) {
-                         for (int64_t ib = b * 64; ib < e * 64; ib += 64)
-                             for (int64_t jb = 0; jb < m; jb += 64)
-                                 for (int64_t i = ib; i < ib + 64; ++i)
-                                     for (int64_t j = jb; j < jb + 64; ++j)
-                                         py[i * m + j] = px[j * m + i];
-                     });
-                 }},
-            };
+            // 64 x 64 tiles, blocks of tile rows over the threads
+            std::vector<Contender> cs = copies(y, xs, xy, xxs, ty, txs, [&] {
+                split(threads, m / 64, [&](int64_t b, int64_t e) {
+                    for (int64_t ib = b * 64; ib < e * 64; ib += 64)
+                        for (int64_t jb = 0; jb < m; jb += 64)
+                            for (int64_t i = ib; i < ib + 64; ++i)
+                                for (int64_t j = jb; j < jb + 64; ++j)
+                                    py[i * m + j] = px[j * m + i];
+                });
+            });
             report(row, threads, bytes, inner, cs);
         }
         bool same = true;
