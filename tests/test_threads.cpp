@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <signal.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 #include <vector>
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/prctl.h>
 #endif
 
@@ -425,6 +428,58 @@ TEST_CASE("with two busy sibling processes on the cores: the same values") {
     CHECK(e.close(y1));
     CHECK(stencil_close(grid, st1));
 }
+
+#if defined(__linux__)
+namespace {
+bool allowed_everywhere(pid_t tid, const cpu_set_t& all) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return sched_getaffinity(tid, sizeof(set), &set) == 0 && CPU_EQUAL(&set, &all);
+}
+// Every thread of this process may run on every CPU of `all`.
+bool all_threads_free(const cpu_set_t& all) {
+    bool free = true;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task"))
+        free = free && allowed_everywhere(pid_t(std::stol(task.path().filename())), all);
+    return free;
+}
+} // namespace
+
+TEST_CASE("pool threads woken away from the caller's CPU run anywhere again") {
+    // Before waking sleeping pool threads, the caller keeps the first few off its
+    // own CPU (steer_away, iter/thread_pool_impl.hpp); each frees itself as it
+    // wakes, before it claims a chunk. So a helper's chunks run with all the
+    // process's CPUs allowed, and once the woken helpers have run, every thread
+    // is free again (waited for: a woken thread runs when the scheduler says).
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    REQUIRE(sched_getaffinity(0, sizeof(all), &all) == 0);
+    KeepThreads keep;
+    t7::setNumThreads(3);
+    std::atomic<int> helper_chunks{0}, confined{0};
+    const std::thread::id caller = std::this_thread::get_id();
+    for (int round = 0; round < 4; ++round) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30)); // the helpers sleep
+        // 64 grains of 50 us: enough work to wake them (parallel.hpp's wake_grains)
+        t7::iter::parallel_for(64, 1, [&](int64_t b, int64_t e, int64_t) {
+            if (std::this_thread::get_id() != caller) {
+                ++helper_chunks;
+                if (!allowed_everywhere(0, all)) ++confined;
+            }
+            const auto end =
+                std::chrono::steady_clock::now() + std::chrono::microseconds(50 * (e - b));
+            while (std::chrono::steady_clock::now() < end) {
+            }
+        });
+    }
+    CHECK(confined.load() == 0);
+    bool free = false;
+    for (int i = 0; i < 200 && !(free = all_threads_free(all)); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(free);
+    MESSAGE("chunks run by woken helpers: " << helper_chunks.load());
+}
+#endif
 
 TEST_CASE("setNumThreads and getNumThreads") {
     KeepThreads keep;

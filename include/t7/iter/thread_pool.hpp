@@ -4,10 +4,11 @@
 // the loop's chunks one at a time from one shared atomic word, so a helper the
 // scheduler has parked delays nothing it has not claimed: the caller claims the
 // rest itself, and waits only for chunks a helper is running. Waits spin a few
-// microseconds, then block (std::atomic::wait: a futex on Linux). A parallel
-// loop started while the pool is taken (a loop inside a chunk, or one from
-// another user thread) runs its chunks serially on its own thread: never more
-// threads than getNumThreads(), and no deadlock.
+// microseconds, then block (std::atomic::wait: a futex on Linux); blocked
+// helpers are woken away from the caller's CPU (thread_pool_impl.hpp,
+// steer_away). A parallel loop started while the pool is taken (a loop inside
+// a chunk, or one from another user thread) runs its chunks serially on its own
+// thread: never more threads than getNumThreads(), and no deadlock.
 //
 // Compiled once into libtensor7 (src/thread_pool.cpp) when T7_PRECOMPILED is
 // defined (tensor7_dep, tensor7.pc, tensor7::tensor7); otherwise (headers used

@@ -24,6 +24,7 @@
 
 #if defined(__linux__)
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 namespace t7::detail {
@@ -43,6 +44,7 @@ inline uint64_t word_of(uint32_t epoch, int helpers, int64_t chunks) {
     return uint64_t(epoch & 0xffff) << 48 | uint64_t(helpers) << 40 | uint64_t(chunks) << 20;
 }
 inline constexpr int64_t max_chunks = int64_t(field);
+inline constexpr int max_steered = 3; // helpers steer_away moves, at most
 
 struct State {
     std::atomic<bool> taken{false};
@@ -59,11 +61,27 @@ struct State {
     int64_t error_chunk = 0;
     int workers = 0;    // pool threads started (by the owner only)
     uint32_t epoch = 0; // loops published (by the owner only)
+#if defined(__linux__)
+    // steer_away (below): the first workers' thread ids (0: not known yet), whether
+    // each is kept off a caller's CPU, and the CPUs they return to (the process's
+    // when the pool started); steer: there are two or more.
+    std::atomic<int> tids[max_steered] = {};
+    std::atomic<bool> steered[max_steered] = {};
+    cpu_set_t cpus;
+    bool steer = false;
+#endif
 };
 
 // Never destroyed: pool threads may still wait on it while the program exits.
 T7_POOL_LINKAGE State& state() {
-    static State* s = new State;
+    static State* s = [] {
+        State* p = new State;
+#if defined(__linux__)
+        CPU_ZERO(&p->cpus);
+        p->steer = sched_getaffinity(0, sizeof(p->cpus), &p->cpus) == 0 && CPU_COUNT(&p->cpus) > 1;
+#endif
+        return p;
+    }();
     return *s;
 }
 
@@ -89,6 +107,29 @@ bool spin(const P& ready) {
             return ready();
     }
 }
+
+#if defined(__linux__)
+// Before waking sleeping helpers: the first few may run anywhere but on the
+// caller's CPU until they wake (then each frees itself). Linux places a woken
+// thread on its last CPU or the waker's unless another looks idle, and a VM's
+// idle virtual CPU can look busy (halted: "preempted"): on this project's 2-CPU
+// VM a helper woke after 1-3 ms, or on the caller's CPU and took turns with it,
+// in a third of the loops after a pause (0.2 ms, and never, when steered). A
+// system call (~1.5 us) each: on a larger machine the helpers past the first
+// few go where Linux puts them.
+inline void steer_away(State& s, int helpers) {
+    cpu_set_t away = s.cpus;
+    const int here = sched_getcpu();
+    if (here < 0 || !CPU_ISSET(here, &away)) return;
+    CPU_CLR(here, &away);
+    for (int i = 0; i < std::min(helpers, max_steered); ++i)
+        if (const int tid = s.tids[i].load(std::memory_order_relaxed)) {
+            // the mask first: a helper that sees `steered` finds it to undo
+            if (sched_setaffinity(tid, sizeof(away), &away) == 0)
+                s.steered[i].store(true, std::memory_order_release);
+        }
+}
+#endif
 
 // Claims the next chunk of the loop of `epoch`: false when it has none left
 // (or has ended).
@@ -119,6 +160,9 @@ inline void run_one(State& s, ChunkFn fn, void* ctx, int64_t chunk) {
 
 T7_POOL_LINKAGE void worker(int index, uint32_t seen) {
     State& s = state();
+#if defined(__linux__)
+    if (index < max_steered) s.tids[index].store(int(gettid()), std::memory_order_relaxed);
+#endif
     for (;;) {
         if (!spin([&] { return s.wake.load(std::memory_order_acquire) != seen; })) {
             s.sleepers.fetch_add(1, std::memory_order_seq_cst);
@@ -126,6 +170,11 @@ T7_POOL_LINKAGE void worker(int index, uint32_t seen) {
                 s.wake.wait(seen, std::memory_order_seq_cst);
             s.sleepers.fetch_sub(1, std::memory_order_relaxed);
         }
+#if defined(__linux__)
+        if (index < max_steered && s.steered[index].load(std::memory_order_relaxed) &&
+            s.steered[index].exchange(false, std::memory_order_acq_rel)) // free again
+            sched_setaffinity(0, sizeof(s.cpus), &s.cpus);
+#endif
         seen = s.wake.load(std::memory_order_acquire);
         const uint64_t w = s.word.load(std::memory_order_acquire);
         if (index >= helpers_of(w)) continue;
@@ -199,7 +248,12 @@ T7_POOL_LINKAGE void run_chunks(int64_t chunks, int threads, bool wake, ChunkFn 
     s.word.store(pool::word_of(epoch, helpers, chunks), std::memory_order_release);
     if (helpers > 0) {
         s.wake.fetch_add(1, std::memory_order_seq_cst);
-        if (wake && s.sleepers.load(std::memory_order_seq_cst) > 0) s.wake.notify_all();
+        if (wake && s.sleepers.load(std::memory_order_seq_cst) > 0) {
+#if defined(__linux__)
+            if (s.steer) pool::steer_away(s, helpers);
+#endif
+            s.wake.notify_all();
+        }
     }
 
     // The caller works: it claims chunks until none is left, whoever helps.
