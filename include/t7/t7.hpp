@@ -43,7 +43,6 @@
 #include "math/factories.hpp"
 #include "math/linalg.hpp"
 #include "math/linalg_extra.hpp"
-#include "math/linalg_instances.hpp"
 #include "math/matrix.hpp"
 #include "math/random.hpp"
 #include "math/stats.hpp"
