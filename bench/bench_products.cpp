@@ -9,9 +9,12 @@
 // 1 and 2 threads, on the machine as it is ("quiet") and with two busy sibling
 // processes (bench/busy_siblings.hpp). Every time is the best of `reps` rounds
 // (a round: 1 to 200 calls, by size), the four contenders interleaved round by
-// round, 20 ms apart (libgomp's threads spin for milliseconds after a region). Also the rate at
-// which a vectorised sum (one thread) reads the skinny product's large operand: the skinny kernels'
-// target is 70 % of it. Usage: bench_products [reps].
+// round, 20 ms apart (libgomp's threads spin for milliseconds after a region);
+// the ratios also of the rounds' medians (busy, a round runs on a whole core or
+// on half of one, by the scheduler's turns: the best of a few rounds is luck).
+// Also the rate at which a vectorised sum (one thread) reads the skinny
+// product's large operand: the skinny kernels' target is 70 % of it.
+// Usage: bench_products [reps].
 #include "busy_siblings.hpp"
 #include "timing.hpp"
 
@@ -119,7 +122,9 @@ int main(int argc, char** argv) {
     const double wbytes = double(w.nElement()) * sizeof(float);
     std::printf("vectorised sum of the 30000x1000 float operand, one thread: %.2f ms, %.1f GB/s\n",
                 sum_s * 1e3, wbytes / sum_s * 1e-9);
-    std::printf("best of %d rounds (the 2048^3 row: 1), ms; ratio = 2 threads / 1 thread\n", reps);
+    std::printf("best of %d rounds (the 2048^3 row: 1), ms; ratio = 2 threads / 1 thread, of the "
+                "best times / of the median ones\n",
+                reps);
     std::printf("| product | load | t7 1 thr | t7 2 thr | ratio | Eigen+OpenMP 1 thr | "
                 "Eigen+OpenMP 2 thr | ratio |\n|---|---|---|---|---|---|---|---|\n");
     for (int busy : {0, 2}) {
@@ -133,12 +138,18 @@ int main(int argc, char** argv) {
                     for (int i = 0; i < r.inner; ++i) f();
                 });
             };
-            auto t = bench::race({at(1, r.t7), at(2, r.t7), at(1, r.eigen), at(2, r.eigen)},
-                                 r.reps ? r.reps : reps, 1, std::chrono::milliseconds(20));
-            for (double& x : t) x /= r.inner;
-            std::printf("| %s | %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |\n", r.name.c_str(),
-                        busy ? "busy" : "quiet", t[0] * 1e3, t[1] * 1e3, t[1] / t[0], t[2] * 1e3,
-                        t[3] * 1e3, t[3] / t[2]);
+            const auto rounds =
+                bench::race_rounds({at(1, r.t7), at(2, r.t7), at(1, r.eigen), at(2, r.eigen)},
+                                   r.reps ? r.reps : reps, 1, std::chrono::milliseconds(20));
+            std::vector<double> t, med;
+            for (const auto& x : rounds) {
+                t.push_back(bench::best_of(x) / double(r.inner));
+                med.push_back(bench::median_of(x) / double(r.inner));
+            }
+            std::printf("| %s | %s | %.3f | %.3f | %.2f / %.2f | %.3f | %.3f | %.2f / %.2f |\n",
+                        r.name.c_str(), busy ? "busy" : "quiet", t[0] * 1e3, t[1] * 1e3,
+                        t[1] / t[0], med[1] / med[0], t[2] * 1e3, t[3] * 1e3, t[3] / t[2],
+                        med[3] / med[2]);
             if (r.name == "mm 8x30000 @ 30000x1000" && !busy)
                 std::printf("|  (B read at %.1f GB/s at 1 thread: %.0f %% of the sum's rate) "
                             "||||||||\n",

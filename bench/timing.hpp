@@ -29,18 +29,18 @@ double best_time(F&& f, int reps, int64_t inner) {
     return best;
 }
 
-// Best time per call (seconds) of each contender over `rounds` interleaved
-// rounds of `inner` calls: drift on a shared machine hits every contender alike.
-// `settle`: a pause before each contender's calls, so that the threads of the
-// one before have gone to sleep. libgomp's spin for milliseconds after a
-// parallel region (GOMP_SPINCOUNT): a contender timed right after an OpenMP
-// one shares the second core with that spinning thread (measured: tensor7's
-// y = x.t() + x at 2^24 on two threads, median 9.8 ms, 12.6 ms right after an
-// OpenMP region, 9.9 ms 30 ms after it).
-inline std::vector<double> race(const std::vector<std::function<void()>>& fs, int rounds,
-                                int64_t inner = 1,
-                                std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
-    std::vector<double> best(fs.size(), 1e30);
+// Time per call (seconds) of each contender in each of `rounds` interleaved
+// rounds of `inner` calls (times[contender][round]): drift on a shared machine
+// hits every contender alike. `settle`: a pause before each contender's calls,
+// so that the threads of the one before have gone to sleep. libgomp's spin for
+// milliseconds after a parallel region (GOMP_SPINCOUNT): a contender timed right
+// after an OpenMP one shares the second core with that spinning thread
+// (measured: tensor7's y = x.t() + x at 2^24 on two threads, median 9.8 ms,
+// 12.6 ms right after an OpenMP region, 9.9 ms 30 ms after it).
+inline std::vector<std::vector<double>>
+race_rounds(const std::vector<std::function<void()>>& fs, int rounds, int64_t inner = 1,
+            std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
+    std::vector<std::vector<double>> times(fs.size());
     for (const auto& f : fs) f(); // warm caches and pages
     for (int r = 0; r < rounds; ++r) {
         for (size_t k = 0; k < fs.size(); ++k) {
@@ -48,10 +48,28 @@ inline std::vector<double> race(const std::vector<std::function<void()>>& fs, in
             auto t0 = std::chrono::steady_clock::now();
             for (int64_t i = 0; i < inner; ++i) fs[k]();
             auto t1 = std::chrono::steady_clock::now();
-            best[k] =
-                std::min(best[k], std::chrono::duration<double>(t1 - t0).count() / double(inner));
+            times[k].push_back(std::chrono::duration<double>(t1 - t0).count() / double(inner));
         }
     }
+    return times;
+}
+
+inline double best_of(const std::vector<double>& v) {
+    return *std::min_element(v.begin(), v.end());
+}
+inline double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Best time per call (seconds) of each contender over `rounds` interleaved
+// rounds (race_rounds).
+inline std::vector<double> race(const std::vector<std::function<void()>>& fs, int rounds,
+                                int64_t inner = 1,
+                                std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
+    std::vector<double> best;
+    for (const auto& t : race_rounds(fs, rounds, inner, settle)) best.push_back(best_of(t));
     return best;
 }
 
