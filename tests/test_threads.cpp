@@ -4,7 +4,8 @@
 // threads (reductions bit-identical); exceptions reaching the caller; loops
 // inside loops and loops from several std::threads; the same while two busy
 // sibling processes keep the cores busy; setNumThreads. Values only: no case
-// asserts a time.
+// asserts a time. Storage handles copied and dropped across threads (biased
+// reference counts, core/shared_count.hpp): freed once, counts exact.
 #include "test_util.hpp"
 
 #include <algorithm>
@@ -14,7 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <signal.h>
 #include <stdexcept>
@@ -511,4 +514,126 @@ TEST_CASE("setNumThreads and getNumThreads") {
     t7::setNumThreads(2);
     const std::vector<Chunk> two = chunks_of_for(100000, 1);
     CHECK(two.size() == 2);
+}
+
+// ---------------------------------------------------------------------------------
+// Storage handles across threads (core/shared_count.hpp): the creating thread
+// counts its handles without locked instructions, the others atomically; a
+// storage is freed once, when the last handle goes, wherever it goes.
+// ---------------------------------------------------------------------------------
+
+namespace {
+
+// A pending storage's recipe that counts its destruction: the storage's own.
+struct FreedProbe final : t7::detail::PendingProducer {
+    std::atomic<int>* freed;
+    explicit FreedProbe(std::atomic<int>* f) : PendingProducer(1, 1, 4), freed(f) {}
+    ~FreedProbe() override { freed->fetch_add(1); }
+    void fill(void* data) const override { std::memset(data, 0, 4 * sizeof(float)); }
+    void block(int64_t, int64_t, int64_t, int64_t, int64_t, void*, int64_t) const override {}
+    bool reads(const void*, const void*) const override { return false; }
+};
+
+t7::Storage<float> probed(std::atomic<int>& freed) {
+    return t7::Storage<float>::pending(4, std::make_unique<FreedProbe>(&freed));
+}
+
+} // namespace
+
+TEST_CASE("a storage dropped last on another thread is freed once, by its next count") {
+    std::atomic<int> freed{0};
+    t7::Storage<float> kept = probed(freed);
+    {
+        t7::Storage<float> s = probed(freed);
+        t7::Storage<float> copy = s; // counted by this thread, dropped by the other
+        std::thread([h = std::move(s), c = std::move(copy)]() mutable {
+            t7::Storage<float> a = std::move(h), b = std::move(c);
+        }).join();
+    }
+    // The creating thread merges what other threads dropped when it next counts
+    // handles (or creates a storage, or exits).
+    CHECK(kept.use_count() == 1);
+    CHECK(freed.load() == 1);
+    t7::Storage<float> fresh(8);
+    CHECK(freed.load() == 1);
+}
+
+TEST_CASE("a storage whose creating thread has exited is freed by its last handle") {
+    std::atomic<int> freed{0};
+    t7::Storage<float> s;
+    std::thread([&] {
+        t7::Storage<float> mine = probed(freed);
+        t7::Storage<float> extra = mine; // two handles counted by the exiting thread
+        s = std::move(mine);
+        t7::Storage<float> gone = std::move(extra);
+    }).join();
+    CHECK(s.use_count() == 1);
+    t7::Storage<float> second = s;
+    CHECK(s.use_count() == 2);
+    second = t7::Storage<float>();
+    CHECK(freed.load() == 0);
+    s = t7::Storage<float>();
+    CHECK(freed.load() == 1);
+}
+
+TEST_CASE("the creator drops first, another thread last: freed on that thread") {
+    std::atomic<int> freed{0};
+    t7::Storage<float> s = probed(freed);
+    std::atomic<int> step{0};
+    bool freed_there = false;
+    std::thread t([&] {
+        t7::Storage<float> h = s; // counted by this thread
+        step = 1;
+        while (step.load() != 2) std::this_thread::yield();
+        h = t7::Storage<float>();
+        freed_there = freed.load() == 1; // before this thread returns
+    });
+    while (step.load() != 1) std::this_thread::yield();
+    s = t7::Storage<float>();
+    CHECK(freed.load() == 0);
+    step = 2;
+    t.join();
+    CHECK(freed_there);
+    CHECK(freed.load() == 1);
+}
+
+TEST_CASE("handles copied and dropped by four threads at once: exact counts, one free") {
+    std::atomic<int> freed{0};
+    t7::Storage<float> s = probed(freed);
+    // Handles this thread counted, dropped by the others (their shared count
+    // goes below zero), and handles the others count and drop themselves.
+    std::vector<std::vector<t7::Storage<float>>> handed(4);
+    for (auto& h : handed) h.assign(500, s);
+    CHECK(s.use_count() == 2001);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 20000; ++i) {
+                t7::Storage<float> copy = s;
+                if (i % 40 == 0) handed[t].pop_back();
+            }
+            CHECK(handed[t].empty());
+        });
+    for (int i = 0; i < 20000; ++i) t7::Storage<float> copy = s; // the creator's side
+    for (auto& t : threads) t.join();
+    CHECK(s.use_count() == 1);
+    CHECK(freed.load() == 0);
+    s = t7::Storage<float>();
+    CHECK(freed.load() == 1);
+}
+
+TEST_CASE("a stored expression keeps its operands alive on another thread") {
+    std::optional<FloatTensor> a(std::in_place, 1000), b(std::in_place, 1000);
+    for (int64_t i = 0; i < 1000; ++i) {
+        a->data()[i] = float(i);
+        b->data()[i] = float(2 * i);
+    }
+    auto e = *a * *b + *a;
+    a.reset();
+    b.reset(); // only the expression holds the memory now
+    FloatTensor y;
+    std::thread([&y, e = std::move(e)] { y = e; }).join();
+    REQUIRE(y.nElement() == 1000);
+    for (int64_t i = 0; i < 1000; i += 111)
+        CHECK(y.data()[i] == float(i) * float(2 * i) + float(i));
 }

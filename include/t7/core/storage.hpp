@@ -1,6 +1,8 @@
 // Storage<T, D>: a reference-counted, typed chunk of memory (Torch7's
 // torch.Storage). Copying a Storage handle shares the memory; the last handle
-// frees it (back to the device's caching allocator). wrap() views external
+// frees it (back to the device's caching allocator). The count of handles is
+// biased towards the creating thread (shared_count.hpp): plain there, atomic
+// elsewhere. wrap() views external
 // memory without owning it. resize() never leaves a handle dangling: a wrapped
 // storage keeps its size, a shared one (a tensor views it) never shrinks, and a
 // pinned one (lent through DLPack) never moves.
@@ -10,6 +12,7 @@
 #include "error.hpp"
 #include "memory.hpp"
 #include "pending.hpp"
+#include "shared_count.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -22,7 +25,7 @@ namespace t7 {
 template <class T, class D = CPU>
 class Storage {
     struct Block {
-        std::atomic<int64_t> refs{1};
+        detail::SharedCount refs; // one reference: the creating thread's (shared_count.hpp)
         T* data = nullptr;
         int64_t size = 0;
         size_t capacity = 0; // bytes obtained from the allocator (0 when not owned)
@@ -92,6 +95,7 @@ public:
     // is not called: the memory is still the caller's. (t7::fromDLPack uses it.)
     static Storage wrap(T* p, int64_t n, int device, void (*release)(void*) noexcept, void* ctx) {
         Storage s = wrap(p, n, device);
+        s.b_->refs.make_shared_only(); // `release` runs on the thread that drops the last handle
         s.b_->release = release;
         s.b_->release_ctx = ctx;
         return s;
@@ -148,7 +152,7 @@ public:
     bool ownsStorage() const { return b_ ? b_->owns : true; }
     int device() const { return b_ ? b_->device : 0; }
     bool valid() const { return b_ != nullptr; }
-    int64_t use_count() const { return b_ ? b_->refs.load() : 0; }
+    int64_t use_count() const { return b_ ? b_->refs.count() : 0; }
     // Identity of the underlying memory (two handles to one storage compare equal).
     const void* id() const { return b_; }
     friend bool operator==(const Storage& a, const Storage& b) { return a.b_ == b.b_; }
@@ -236,24 +240,27 @@ private:
                                       " bytes (more than 2^62 bytes)");
         return static_cast<T*>(DeviceMemory<D>::allocate(size_t(n) * sizeof(T), cap, device));
     }
-    void free_data() {
-        if (b_->owns && b_->data) DeviceMemory<D>::deallocate(b_->data, b_->capacity, b_->device);
+    static void free_data(Block* b) {
+        if (b->owns && b->data) DeviceMemory<D>::deallocate(b->data, b->capacity, b->device);
     }
+    void free_data() { free_data(b_); }
     void retain() const {
-        if (b_) b_->refs.fetch_add(1, std::memory_order_relaxed);
+        if (b_) b_->refs.retain();
     }
     void release() {
-        if (b_ && b_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]]
-            destroy();
+        if (b_ && b_->refs.release(b_, &destroy)) [[unlikely]]
+            destroy(b_);
         b_ = nullptr;
     }
     // The last handle's release, out of line: release() inlines into handles'
-    // destructors, which every expression leaf runs.
-    [[gnu::noinline]] void destroy() {
-        delete b_->pending.load(std::memory_order_relaxed); // a recipe never run
-        free_data();
-        if (b_->release) b_->release(b_->release_ctx);
-        delete b_;
+    // destructors, which every expression leaf runs. (Also run by the owner's
+    // merge of a storage another thread dropped last: shared_count.hpp.)
+    [[gnu::noinline]] static void destroy(void* block) noexcept {
+        Block* b = static_cast<Block*>(block);
+        delete b->pending.load(std::memory_order_relaxed); // a recipe never run
+        free_data(b);
+        if (b->release) b->release(b->release_ctx);
+        delete b;
     }
 
     Block* b_ = nullptr;
