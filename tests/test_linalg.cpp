@@ -414,18 +414,28 @@ TEST_CASE_TEMPLATE("addr and ger on the pool: large, transposed and strided M", 
         CHECK(max_diff(in_place(beta, 1.5, stepped), want) < tol * 4);
         CHECK(max_diff(in_place(beta, 1.5, reversed), want) < tol * 4);
     }
-    // The update of this M (5 MiB and more to move) is one loop on the pool at 2
-    // threads, none at 1 (detail::threaded_loops counts them).
+    // An M of at most 16 MiB (in cache: a second thread gains nothing) is updated
+    // on the calling thread; a larger one in one loop on the pool at 2 threads,
+    // none at 1 (detail::threaded_loops counts them).
+    const int64_t big_m = 2050, big_n = (int64_t(17) << 20) / (big_m * int64_t(sizeof(T)));
+    const t7::Tensor<T> big = random_matrix<T>(big_m, big_n);
+    const t7::Tensor<T> bx = random_matrix<T>(big_m, 1).select(1, 0).contiguous();
+    const t7::Tensor<T> by = random_matrix<T>(big_n, 1).select(1, 0).contiguous();
     for (int threads : {1, 2}) {
         KeepThreads keep;
         t7::setNumThreads(threads);
-        t7::Tensor<T> M = base.clone();
-        const uint64_t loops = t7::detail::threaded_loops();
-        t7::detail::Blas<t7::CPU>::ger(T(1.5), t7::detail::VecRef<const T>{x.data(), m, 1},
-                                       t7::detail::VecRef<const T>{y.data(), n, 1}, T(0.25),
-                                       t7::detail::mat_ref(M));
-        CHECK(t7::detail::threaded_loops() - loops == (threads == 2 ? 1u : 0u));
-        CHECK(max_diff(M, ref(0.25, base, 1.5, x, y)) < tol * 4);
+        for (const bool large : {false, true}) {
+            CAPTURE(large);
+            const t7::Tensor<T>&x0 = large ? bx : x, &y0 = large ? by : y, &M0 = large ? big : base;
+            t7::Tensor<T> M = M0.clone();
+            const uint64_t loops = t7::detail::threaded_loops();
+            t7::detail::Blas<t7::CPU>::ger(T(1.5),
+                                           t7::detail::VecRef<const T>{x0.data(), x0.size(0), 1},
+                                           t7::detail::VecRef<const T>{y0.data(), y0.size(0), 1},
+                                           T(0.25), t7::detail::mat_ref(M));
+            CHECK(t7::detail::threaded_loops() - loops == (threads == 2 && large ? 1u : 0u));
+            CHECK(max_diff(M, ref(0.25, M0, 1.5, x0, y0)) < tol * 4);
+        }
     }
 }
 

@@ -2,8 +2,8 @@
 // until the end of their statement, consumed by blocks in an element-wise
 // assignment (sigmoid(mm(a, b) + bias) into y without a product-sized
 // temporary), materialised otherwise with the operands of that statement;
-// mm/addmm/mv/bmm of expressions; bmm/baddbmm batches the same way. Every value
-// against naive loops.
+// mm/addmm/mv/bmm of expressions; bmm/baddbmm batches the same way; addr and
+// ger as products of depth 1. Every value against naive loops.
 #include "alloc_counter.hpp"
 #include "test_util.hpp"
 
@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -278,6 +279,62 @@ TEST_CASE("mm_expr: the fused assignment allocates no product-sized block") {
         CHECK(double(p(7, 9)) == doctest::Approx(double(t7::FloatTensor(t7::mm(a, b))(7, 9))));
     }
     t7::setNumThreads(1);
+}
+
+// ---- addr: a pending product of depth 1 ------------------------------------------------------
+TEST_CASE_TEMPLATE("mm_expr: addr and ger pending like mm: into c, fused, eager at the end", T,
+                   float, double) {
+    t7::manualSeed(17);
+    const int64_t n = 300, m = 200;
+    const t7::Tensor<T> M = t7::randn<T>(n, m), row = t7::randn<T>(m);
+    const t7::Tensor<T> xs = t7::randn<T>(n, 3), yr = t7::randn<T>(m);
+    const t7::Tensor<T> x = xs.select(1, 1), y = yr.flip({0}); // strides 3 and -1
+    // x and y as n x 1 and 1 x m matrices, for the naive reference.
+    const t7::Tensor<T> xc = x.contiguous().view({n, 1}), yc = y.contiguous().view({1, m});
+    const auto want = naive(xc, yc, 1.5, 0.5, &M);
+    CHECK(t7::addr(0.5, M, 1.5, x, y).storage().pending() != nullptr); // until the statement ends
+    for (int threads : {1, 2}) {
+        t7::setNumThreads(threads);
+        t7::Tensor<T> c(n, m);
+        c = t7::addr(0.5, M, 1.5, x, y); // straight into c
+        check_close(values(c), want, tol<T>());
+        c = t7::addr(0.5, M, 1.5, x, y) * T(2) + T(1); // by blocks
+        std::vector<double> fused = want;
+        for (double& v : fused) v = 2 * v + 1;
+        check_close(values(c), fused, tol<T>());
+        t7::Tensor<T> ct(m, n);
+        ct.t() = t7::addr(0.5, M, 1.5, x, y); // a destination of columns
+        check_close(values(t7::Tensor<T>(ct.t())), want, tol<T>());
+        c = t7::addr(0.5, row, 1.5, x, y); // M broadcast along the rows
+        check_close(values(c), naive(xc, yc, 1.5, 0.5, &row), tol<T>());
+        // beta 0 does not read M: its NaNs do not leak
+        const t7::Tensor<T> nan = t7::Tensor<T>(n, m).fill(std::numeric_limits<T>::quiet_NaN());
+        c = t7::addr(0, nan, 1.5, x, y);
+        check_close(values(c), naive(xc, yc, 1.5), tol<T>());
+        c = t7::ger(x, y);
+        check_close(values(c), naive(xc, yc), tol<T>());
+    }
+    t7::setNumThreads(1);
+    // Kept past its statement, the result has the values of that statement.
+    t7::Tensor<T> x2 = x.clone();
+    auto kept = t7::addr(0.5, M, 1.5, x2, y);
+    x2.fill(0);
+    check_close(values(kept), want, tol<T>());
+}
+
+TEST_CASE("mm_expr: c = addr(...) allocates no temporary") {
+    const int64_t n = 1024;
+    const size_t bytes = size_t(n * n) * sizeof(float);
+    const auto M = t7::randn<float>(n, n), x = t7::randn<float>(n), y = t7::randn<float>(n);
+    t7::FloatTensor c(n, n);
+    c = t7::addr(1, M, 1, x, y);
+    auto& host = t7::HostAllocator::instance();
+    host.trim();
+    g_largest = 0;
+    c = t7::addr(1, M, 1, x, y);
+    CHECK(g_largest.load() < bytes / 8);
+    CHECK(host.cached_bytes() == 0); // no storage came and went
+    CHECK(double(c(5, 7)) == doctest::Approx(double(M(5, 7)) + double(x(5)) * double(y(7))));
 }
 
 // ---- batches: bmm and baddbmm -------------------------------------------------------------

@@ -121,15 +121,11 @@ public:
     // Drops one reference. True when it was the last: the caller destroys the
     // block. `block` and `destroy` are for the owner's merge queue.
     [[nodiscard]] bool release(void* block, Destroy destroy) noexcept {
-        const uint64_t owner = owner_.load(std::memory_order_relaxed);
-        if (owner == counts::self) {
+        if (owner_.load(std::memory_order_relaxed) == counts::self) {
             const int64_t n = local_.load(std::memory_order_relaxed) - 1;
             local_.store(n, std::memory_order_relaxed);
             return n == 0 && merge_zero_local();
         }
-        if (owner == 0) // merged: shared_ never reads 0 again
-            return shared_.fetch_sub(counts::one, std::memory_order_acq_rel) ==
-                   (counts::one | counts::merged);
         return release_shared(block, destroy);
     }
     // The handles (exact on the owner, whose queued merges run first).
@@ -166,8 +162,11 @@ private:
         } while (!shared_.compare_exchange_weak(s, merged_s, std::memory_order_acq_rel));
         return merged_s == counts::merged;
     }
-    // Another thread's drop while the owner counts.
+    // Another thread's drop (out of line: every leaf's destructor inlines release).
     [[gnu::noinline]] bool release_shared(void* block, Destroy destroy) noexcept {
+        if (owner_.load(std::memory_order_relaxed) == 0) // merged: shared_ never reads 0 again
+            return shared_.fetch_sub(counts::one, std::memory_order_acq_rel) ==
+                   (counts::one | counts::merged);
         int64_t s = shared_.load(std::memory_order_relaxed), next = 0;
         bool queue = false;
         do {

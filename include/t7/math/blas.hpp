@@ -226,31 +226,6 @@ Tensor<T, D> mv(const Tensor<T, D>& m, const Tensor<T, DV>& v) {
     return addmv(0.0, Tensor<T, D>(), 1.0, m, v);
 }
 
-// ---- outer products ----------------------------------------------------------------------
-// beta M + alpha a b^T (a: n, b: m, M broadcast to n x m; M is ignored when beta is 0).
-template <detail::BlasScalar T, class DM, class D, class DB>
-Tensor<T, D> addr(double beta, const Tensor<T, DM>& M, double alpha, const Tensor<T, D>& a,
-                  const Tensor<T, DB>& b) {
-    detail::require_dim(a, 1, "addr", "a vector");
-    detail::require_dim(b, 1, "addr", "a vector");
-    const Shape shape{a.size(0), b.size(0)};
-    return detail::scaled_product("addr", beta, M, a, b, shape, [&](auto& r, auto bt) {
-        detail::Blas<D>::ger(convert<T>(alpha), detail::cvec_ref(a), detail::cvec_ref(b), bt,
-                             detail::mat_ref(r));
-    });
-}
-template <detail::BlasScalar T, class DM, class D, class DB>
-Tensor<T, D> addr(const Tensor<T, DM>& M, const Tensor<T, D>& a, const Tensor<T, DB>& b) {
-    return addr(1.0, M, 1.0, a, b);
-}
-// Outer product a b^T (a: n, b: m) -> n x m.
-template <detail::BlasScalar T, class D, class DB>
-Tensor<T, D> ger(const Tensor<T, D>& a, const Tensor<T, DB>& b) {
-    detail::require_dim(a, 1, "ger", "a vector");
-    detail::require_dim(b, 1, "ger", "a vector");
-    return addr(0.0, Tensor<T, D>(), 1.0, a, b);
-}
-
 // ---- matrix-matrix ---------------------------------------------------------------------
 namespace detail {
 template <class T, class DA, class DB>
@@ -300,6 +275,40 @@ Tensor<T, D> product_of(const char* op, double beta, const Tensor<T, DC>& c, dou
 }
 
 } // namespace detail
+
+// ---- outer products ----------------------------------------------------------------------
+// beta M + alpha a b^T (a: n, b: m, M broadcast to n x m; M is ignored when beta is 0).
+// On the CPU a pending product of depth 1, like mm's: `c = addr(...)` writes c
+// in one pass after copying M, with no temporary.
+template <detail::BlasScalar T, class DM, class D, class DB>
+Tensor<T, D> addr(double beta, const Tensor<T, DM>& M, double alpha, const Tensor<T, D>& a,
+                  const Tensor<T, DB>& b, const detail::ProductScope& scope = {}) {
+    detail::require_dim(a, 1, "addr", "a vector");
+    detail::require_dim(b, 1, "addr", "a vector");
+    const Shape shape{a.size(0), b.size(0)};
+    detail::check_result_numel(shape, a.sizes(), b.sizes(), "addr");
+    // a as an n x 1 matrix, b as 1 x m: views, no copy.
+    const Tensor<T, D> col = a.unsqueeze(1);
+    const Tensor<T, DB> row = b.unsqueeze(0);
+    return detail::product_of("addr", beta, M, alpha, col, row, shape, scope,
+                              [&](auto& r, auto bt) {
+                                  detail::Blas<D>::ger(convert<T>(alpha), detail::cvec_ref(a),
+                                                       detail::cvec_ref(b), bt, detail::mat_ref(r));
+                              });
+}
+template <detail::BlasScalar T, class DM, class D, class DB>
+Tensor<T, D> addr(const Tensor<T, DM>& M, const Tensor<T, D>& a, const Tensor<T, DB>& b,
+                  const detail::ProductScope& scope = {}) {
+    return addr(1.0, M, 1.0, a, b, scope);
+}
+// Outer product a b^T (a: n, b: m) -> n x m.
+template <detail::BlasScalar T, class D, class DB>
+Tensor<T, D> ger(const Tensor<T, D>& a, const Tensor<T, DB>& b,
+                 const detail::ProductScope& scope = {}) {
+    detail::require_dim(a, 1, "ger", "a vector");
+    detail::require_dim(b, 1, "ger", "a vector");
+    return addr(0.0, Tensor<T, D>(), 1.0, a, b, scope);
+}
 
 // beta c + alpha a b (a: n x k, b: k x p, c broadcast to n x p; c is ignored when beta is 0).
 // On the CPU the result is pending until the end of the statement (see mm).

@@ -52,13 +52,16 @@ requires detail::NotAllTensors<Y, M, V>
 auto addmv(const Y& y, const M& m, const V& v) { return addmv(1.0, y, 1.0, m, v); }
 template <ExpressionOrSelection M, ExpressionOrSelection A, ExpressionOrSelection B>
 requires detail::NotAllTensors<M, A, B>
-auto addr(double beta, const M& m, double alpha, const A& a, const B& b) {
-    return addr(beta, detail::materialize(m), alpha, detail::materialize(a),
-                detail::materialize(b));
+auto addr(double beta, const M& m, double alpha, const A& a, const B& b,
+          const detail::ProductScope& scope = {}) {
+    return addr(beta, detail::materialize(m), alpha, detail::materialize(a), detail::materialize(b),
+                scope);
 }
 template <ExpressionOrSelection M, ExpressionOrSelection A, ExpressionOrSelection B>
 requires detail::NotAllTensors<M, A, B>
-auto addr(const M& m, const A& a, const B& b) { return addr(1.0, m, 1.0, a, b); }
+auto addr(const M& m, const A& a, const B& b, const detail::ProductScope& scope = {}) {
+    return addr(1.0, m, 1.0, a, b, scope);
+}
 template <ExpressionOrSelection C, ExpressionOrSelection A, ExpressionOrSelection B>
 requires detail::NotAllTensors<C, A, B>
 auto baddbmm(double beta, const C& c, double alpha, const A& a, const B& b,
@@ -86,7 +89,9 @@ requires detail::NotAllTensors<A, B>
 auto dot(const A& a, const B& b) { return dot(detail::materialize(a), detail::materialize(b)); }
 template <ExpressionOrSelection A, ExpressionOrSelection B>
 requires detail::NotAllTensors<A, B>
-auto ger(const A& a, const B& b) { return ger(detail::materialize(a), detail::materialize(b)); }
+auto ger(const A& a, const B& b, const detail::ProductScope& scope = {}) {
+    return ger(detail::materialize(a), detail::materialize(b), scope);
+}
 template <ExpressionOrSelection A, ExpressionOrSelection B>
 requires detail::NotAllTensors<A, B>
 auto matmul(const A& a, const B& b) {

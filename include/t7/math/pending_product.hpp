@@ -1,5 +1,6 @@
 // The recipe of a pending matrix product (core/pending.hpp): beta c + alpha a b
-// as mm and addmm return it on the CPU, or a batch of them (bmm, baddbmm). It
+// as mm, addmm and addr (depth 1) return it on the CPU, or a batch of them
+// (bmm, baddbmm). It
 // holds handles to its operands (and c broadcast to the result's shape);
 // block() computes a block of one matrix of the product with one GEMM on the
 // calling thread, fill() the whole product.
@@ -8,6 +9,7 @@
 #include "../core/pending.hpp"
 #include "../tensor/tensor.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace t7::detail {
@@ -67,8 +69,16 @@ private:
         if (beta_ != T(0)) {
             const T* c = c_.data() + batch_offset(c_, batch);
             const int64_t s0 = c_.stride(-2), s1 = c_.stride(-1);
-            for (int64_t i = r0; i < r1; ++i)
-                for (int64_t j = c0; j < c1; ++j) o[(i - r0) * ld + (j - c0)] = c[i * s0 + j * s1];
+            for (int64_t i = r0; i < r1; ++i) {
+                T* row = o + (i - r0) * ld;
+                const T* from = c + i * s0 + c0 * s1;
+                if (s1 == 1) // rows of c (addr's M, addmm's c): copied, vectorised
+                    std::copy(from, from + (c1 - c0), row);
+                else if (s1 == 0) // a column broadcast along the row
+                    std::fill(row, row + (c1 - c0), *from);
+                else
+                    for (int64_t j = 0; j < c1 - c0; ++j) row[j] = from[j * s1];
+            }
         }
         return {o, r1 - r0, c1 - c0, ld, 1};
     }
