@@ -1,20 +1,17 @@
 // Matrix products on tensor7's pool (issue 43) against the implementation they
 // replaced, plain Eigen threaded with OpenMP (Eigen::setNbThreads(threads), one
 // `c.noalias() = a * b` on maps of the same memory), in the same run: mm 64^3,
-// 512^3, 2048^3 (one round: slow), 8x30000 @ 30000x1000 (and the same with the
-// large operand transposed), mv 2048^2, bmm of 64 products of 64^3, addr 2048^2
-// (M + x y^T into a new tensor) and the same update in place (Blas<CPU>::ger
-// alone; Eigen does not thread an outer product: its columns are the same
-// single-threaded update at both counts); float; at
-// 1 and 2 threads, on the machine as it is ("quiet") and with two busy sibling
-// processes (bench/busy_siblings.hpp). Every time is the best of `reps` rounds
-// (a round: 1 to 200 calls, by size), the four contenders interleaved round by
-// round, 20 ms apart (libgomp's threads spin for milliseconds after a region);
-// the ratios also of the rounds' medians (busy, a round runs on a whole core or
-// on half of one, by the scheduler's turns: the best of a few rounds is luck).
-// Also the rate at which a vectorised sum (one thread) reads the skinny
-// product's large operand: the skinny kernels' target is 70 % of it.
-// Usage: bench_products [reps].
+// 512^3 (5 and 50 calls a round), 2048^3 (one round: slow), 8x30000 @ 30000x1000 (and the same with
+// the large operand transposed), mv 2048^2, bmm of 64 products of 64^3, addr 2048^2 (M + x y^T into
+// a new tensor) and the same update in place (Blas<CPU>::ger alone; Eigen does not thread an outer
+// product: its columns are the same single-threaded update at both counts); float; at 1 and 2
+// threads, on the machine as it is ("quiet") and with two busy sibling processes
+// (bench/busy_siblings.hpp). Every time is the best of `reps` rounds (a round: 1 to 200 calls, by
+// size), the four contenders interleaved round by round, 20 ms apart (libgomp's threads spin for
+// milliseconds after a region); the ratios also of the rounds' medians (busy, a round runs on a
+// whole core or on half of one, by the scheduler's turns: the best of a few rounds is luck). Also
+// the rate at which a vectorised sum (one thread) reads the skinny product's large operand: the
+// skinny kernels' target is 70 % of it. Usage: bench_products [reps].
 #include "busy_siblings.hpp"
 #include "timing.hpp"
 
@@ -75,6 +72,10 @@ int main(int argc, char** argv) {
          [&] { Map(c64.data(), 64, 64).noalias() = cmap(a64) * cmap(b64); }, 0, 200},
         {"mm 512^3", [&] { c512 = t7::mm(a512, b512); },
          [&] { Map(c512.data(), 512, 512).noalias() = cmap(a512) * cmap(b512); }, 0, 5},
+        // The same back to back, as in a loop of products: each round's first call
+        // finds the helpers asleep for 20 ms (this VM's idle CPU then starts late).
+        {"mm 512^3, 50 calls a round", [&] { c512 = t7::mm(a512, b512); },
+         [&] { Map(c512.data(), 512, 512).noalias() = cmap(a512) * cmap(b512); }, 0, 50},
         {"mm 2048^3 (1 round)", [&] { c2k = t7::mm(a2k, b2k); },
          [&] { Map(c2k.data(), 2048, 2048).noalias() = cmap(a2k) * cmap(b2k); }, 1, 1},
         {"mm 8x30000 @ 30000x1000", [&] { y8 = t7::mm(x8, w); },
