@@ -65,6 +65,10 @@ int main(int argc, char** argv) {
     const FloatTensor ba = filled({64, 64, 64}, 11), bb = filled({64, 64, 64}, 12);
     FloatTensor c64(64, 64), c512(512, 512), c2k(2048, 2048), y8(8, 1000), y2k(2048);
     FloatTensor cb(64, 64, 64);
+    // conv2 512^2 * 7^2 (valid), an addmm with an element-wise epilogue, tensordot.
+    const FloatTensor img = filled({512, 512}, 14), k7 = filled({7, 7}, 15);
+    const FloatTensor xe = filled({256, 512}, 16), bias = filled({512}, 17);
+    FloatTensor yconv(506, 506), ye(256, 512), ytd(64, 64);
 
     using bench::keep;
     std::vector<Row> rows = {
@@ -103,6 +107,21 @@ int main(int argc, char** argv) {
              c.noalias() += V(v2k.data(), 2048) * V(u2k.data(), 2048).transpose();
          },
          0, 5},
+        {"conv2 512^2 * 7^2", [&] { yconv = t7::conv2(img, k7); }, nullptr, 0, 5},
+        {"sigmoid(mm + bias) 256x512 @ 512x512", [&] { ye = t7::sigmoid(t7::mm(xe, a512) + bias); },
+         [&] {
+             Map y(ye.data(), 256, 512);
+             y.noalias() = cmap(xe) * cmap(a512);
+             y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias.data(), 512);
+             y = (1 + (-y.array()).exp()).inverse().matrix();
+         },
+         0, 10},
+        {"tensordot 64^3 . 64^3 over 2 dims", [&] { ytd = t7::tensordot(ba, bb, 2); },
+         [&] {
+             Map(ytd.data(), 64, 64).noalias() =
+                 CMap(ba.data(), 64, 4096) * CMap(bb.data(), 4096, 64);
+         },
+         0, 50},
         {"ger update 2048^2 in place", // Blas<CPU>::ger alone: M += x y^T, no copy
          [&] {
              t7::detail::Blas<t7::CPU>::ger(1.f, t7::detail::cvec_ref(v2k),
@@ -140,18 +159,25 @@ int main(int argc, char** argv) {
                     for (int i = 0; i < r.inner; ++i) f();
                 });
             };
-            const auto rounds =
-                bench::race_rounds({at(1, r.t7), at(2, r.t7), at(1, r.eigen), at(2, r.eigen)},
-                                   r.reps ? r.reps : reps, 1, std::chrono::milliseconds(20));
+            // (A row without an Eigen contender races tensor7 alone: "-" below.)
+            const auto rounds = bench::race_rounds(
+                r.eigen ? std::vector<std::function<void()>>{at(1, r.t7), at(2, r.t7),
+                                                             at(1, r.eigen), at(2, r.eigen)}
+                        : std::vector<std::function<void()>>{at(1, r.t7), at(2, r.t7)},
+                r.reps ? r.reps : reps, 1, std::chrono::milliseconds(20));
             std::vector<double> t, med;
             for (const auto& x : rounds) {
                 t.push_back(bench::best_of(x) / double(r.inner));
                 med.push_back(bench::median_of(x) / double(r.inner));
             }
-            std::printf("| %s | %s | %.3f | %.3f | %.2f / %.2f | %.3f | %.3f | %.2f / %.2f |\n",
-                        r.name.c_str(), busy ? "busy" : "quiet", t[0] * 1e3, t[1] * 1e3,
-                        t[1] / t[0], med[1] / med[0], t[2] * 1e3, t[3] * 1e3, t[3] / t[2],
-                        med[3] / med[2]);
+            std::printf("| %s | %s | %.3f | %.3f | %.2f / %.2f |", r.name.c_str(),
+                        busy ? "busy" : "quiet", t[0] * 1e3, t[1] * 1e3, t[1] / t[0],
+                        med[1] / med[0]);
+            if (r.eigen)
+                std::printf(" %.3f | %.3f | %.2f / %.2f |\n", t[2] * 1e3, t[3] * 1e3, t[3] / t[2],
+                            med[3] / med[2]);
+            else
+                std::printf(" - | - | - |\n");
             if (r.name == "mm 8x30000 @ 30000x1000" && !busy) {
                 const auto pair = bench::race({sum_w, at(1, r.t7)}, r.reps ? r.reps : reps, 1,
                                               std::chrono::milliseconds(20));
