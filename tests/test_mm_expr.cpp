@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <vector>
@@ -335,6 +336,29 @@ TEST_CASE("mm_expr: c = addr(...) allocates no temporary") {
     CHECK(g_largest.load() < bytes / 8);
     CHECK(host.cached_bytes() == 0); // no storage came and went
     CHECK(double(c(5, 7)) == doctest::Approx(double(M(5, 7)) + double(x(5)) * double(y(7))));
+}
+
+TEST_CASE("mm_expr: a product of one block's size is still split for the threads") {
+    // 256 x 512 @ 512 x 512: 512 KiB, one block of product_panel_bytes, 2^26
+    // multiply-adds: cut into a few blocks (by the shape), which two threads share,
+    // with the same bits at one and two threads.
+    t7::manualSeed(21);
+    const auto x = t7::randn<float>(256, 512), w = t7::randn<float>(512, 512);
+    const auto bias = t7::randn<float>(512);
+    t7::FloatTensor y1(256, 512), y2(256, 512);
+    t7::setNumThreads(1);
+    y1 = t7::sigmoid(t7::mm(x, w) + bias);
+    t7::setNumThreads(2);
+    const uint64_t loops = t7::detail::threaded_loops();
+    y2 = t7::sigmoid(t7::mm(x, w) + bias);
+    CHECK(t7::detail::threaded_loops() - loops == 1);
+    t7::setNumThreads(1);
+    CHECK(std::memcmp(y1.data(), y2.data(), size_t(y1.nElement()) * sizeof(float)) == 0);
+    const t7::FloatTensor p = t7::mm(x, w); // the plain product, then the epilogue
+    std::vector<double> want;
+    for (int64_t i = 0; i < 256; ++i)
+        for (int64_t j = 0; j < 512; ++j) want.push_back(sig(double(p(i, j)) + double(bias(j))));
+    check_close(values(y2), want, 1e-5);
 }
 
 // ---- batches: bmm and baddbmm -------------------------------------------------------------

@@ -16,8 +16,8 @@ namespace t7::detail {
 // rows x cols matrices of the storage's element type, one after the other (one
 // matrix for mm/addmm, one per batch for bmm/baddbmm).
 struct PendingProducer {
-    PendingProducer(int64_t batches, int64_t rows, int64_t cols)
-        : batches(batches), rows(rows), cols(cols) {}
+    PendingProducer(int64_t batches, int64_t rows, int64_t cols, int64_t depth = 0)
+        : batches(batches), rows(rows), cols(cols), depth(depth) {}
     virtual ~PendingProducer() = default;
     // All the values, into data (contiguous), with the library's threads.
     virtual void fill(void* data) const = 0;
@@ -34,8 +34,9 @@ struct PendingProducer {
     virtual bool reads(const void* lo, const void* hi) const = 0;
 
     // The values' layout: `batches` matrices of rows x cols (batches is 1 for
-    // mm/addmm, whose result is 2-D; bmm's 3-D result has batches >= 1).
-    const int64_t batches, rows, cols;
+    // mm/addmm, whose result is 2-D; bmm's 3-D result has batches >= 1), and the
+    // multiply-adds of each value (a product's inner size; 0: not a product).
+    const int64_t batches, rows, cols, depth;
 };
 
 // Materialisation is rare and cold: one lock for every storage.

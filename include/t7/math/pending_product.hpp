@@ -25,8 +25,8 @@ public:
     // a, b: matrices (mm, addmm) or batches of them (bmm, baddbmm, 3-D); c: of
     // the result's shape (broadcast strides allowed), unread when beta is 0.
     ProductRecipe(T beta, Tensor<T, D> c, T alpha, Tensor<T, D> a, Tensor<T, D> b)
-        : PendingProducer(a.dim() == 3 ? a.size(0) : 1, a.size(-2), b.size(-1)), beta_(beta),
-          alpha_(alpha), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
+        : PendingProducer(a.dim() == 3 ? a.size(0) : 1, a.size(-2), b.size(-1), a.size(-1)),
+          beta_(beta), alpha_(alpha), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
 
     void fill(void* data) const override {
         const int64_t k = a_.size(-1);

@@ -26,6 +26,15 @@ namespace t7::cpu {
 // one core. Each block's GEMM packs its operands' rows and columns anew, so
 // blocks much smaller cost more packing than the cache saves.
 inline int64_t product_panel_bytes = int64_t(512) << 10;
+// A product of a few blocks' worth of multiply-adds is still cut into up to
+// product_min_blocks blocks of at least product_block_work each, so that the
+// threads share it (sigmoid(mm(x, w) + bias), 256x512 @ 512x512: one 512 KiB
+// block, one thread, before). By the shape alone: the same bits at any thread count.
+inline constexpr int64_t product_min_blocks = 4;
+inline constexpr int64_t product_block_work = int64_t(1) << 21;
+// Multiply-adds of about 5 us on one thread (the pool's grain; eval/cpu/blas.hpp's
+// gemm_grain_work): what wakes sleeping pool threads is counted in these.
+inline constexpr int64_t product_grain_work = int64_t(1) << 17;
 
 // This thread's block buffer, grown as needed and kept: after the first
 // assignment of a given size, no allocation.
@@ -85,7 +94,10 @@ void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
         !packets ? RunKind::scalar : (unit ? RunKind::unit_packets : RunKind::packets);
     // Block shape br x bc: square-ish, columns a multiple of 16 (whole packets).
     const int esz = leaves[kp].elem_size;
-    const int64_t elems = std::max<int64_t>(1, product_panel_bytes / esz);
+    const double work = double(batches) * double(m) * double(p) * double(prod.depth);
+    const int64_t split = std::clamp<int64_t>(
+        int64_t(std::min(work / double(product_block_work), 1e9)) / batches, 1, product_min_blocks);
+    const int64_t elems = std::max<int64_t>(1, std::min(product_panel_bytes / esz, m * p / split));
     int64_t bc = std::max<int64_t>(16, int64_t(std::sqrt(double(elems))) / 16 * 16);
     if (bc >= p) bc = p;
     const int64_t br = std::clamp<int64_t>(elems / bc, 1, m);
@@ -94,8 +106,12 @@ void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
     bool merge = bc == p && ds1 == 1 && ds0 == p;
     for (size_t k = 0; k < L; ++k) merge = merge && (k == kp || rs[k] == p * cs[k]);
 
-    // Units of work: the blocks of every matrix, matrix by matrix.
-    iter::parallel_for(batches * nbr * nbc, 1, [&](int64_t first, int64_t last, int64_t) {
+    // Units of work: the blocks of every matrix, matrix by matrix; the threads
+    // they are worth, by their multiply-adds (a recipe of unknown depth: one a block).
+    const int64_t units = batches * nbr * nbc;
+    const int64_t grains =
+        prod.depth > 0 ? int64_t(std::min(work / double(product_grain_work), 1e15)) : units;
+    iter::parallel_split(units, grains, [&](int64_t first, int64_t last, int64_t) {
         char* buf = panel_buffer(size_t(br * bc * esz));
         std::array<const void*, L> in;
         for (int64_t u = first; u < last; ++u) {
