@@ -97,10 +97,15 @@ void drive_product_blocks(const LeafRef& dst, const LeafRef* leaves,
     const double work = double(batches) * double(m) * double(p) * double(prod.depth);
     const int64_t split = std::clamp<int64_t>(
         int64_t(std::min(work / double(product_block_work), 1e9)) / batches, 1, product_min_blocks);
-    const int64_t elems = std::max<int64_t>(1, std::min(product_panel_bytes / esz, m * p / split));
-    int64_t bc = std::max<int64_t>(16, int64_t(std::sqrt(double(elems))) / 16 * 16);
-    if (bc >= p) bc = p;
-    const int64_t br = std::clamp<int64_t>(elems / bc, 1, m);
+    int64_t bc = 0, br = 0;
+    auto block_shape = [&](int64_t elems) {
+        bc = std::max<int64_t>(16, int64_t(std::sqrt(double(elems))) / 16 * 16);
+        if (bc >= p) bc = p;
+        br = std::clamp<int64_t>(elems / bc, 1, m);
+    };
+    block_shape(std::max<int64_t>(1, product_panel_bytes / esz));
+    if (((m + br - 1) / br) * ((p + bc - 1) / bc) < split) // too few: smaller blocks
+        block_shape(std::max<int64_t>(1, m * p / split));
     const int64_t nbr = (m + br - 1) / br, nbc = (p + bc - 1) / bc;
     // Whole rows merge into one run when every operand's rows follow each other.
     bool merge = bc == p && ds1 == 1 && ds0 == p;
