@@ -181,4 +181,14 @@ TEST_CASE("linear algebra: wrong ranks and sizes") {
     const FloatTensor c_before = c;
     CHECK_THROWS_AS(t7::addmm(c, a, b), t7::ShapeError);
     check_unchanged(c, c_before, {1, 2, 3, 4});
+    // Outer products (pending like mm): a result int64 cannot count, wrong ranks, an
+    // added M that does not broadcast; the destination keeps its values.
+    const FloatTensor huge = t7::ones<float>(1).expand(int64_t(1) << 32);
+    CHECK_THROWS_AS(t7::ger(huge, huge), t7::ShapeError);
+    CHECK_THROWS_AS(t7::addr(c, huge, huge), t7::ShapeError);
+    CHECK_THROWS_AS(t7::ger(a, seq_tensor(2)), t7::ShapeError);
+    CHECK_THROWS_AS(c = t7::addr(c, seq_tensor(3), seq_tensor(2)), t7::ShapeError);
+    check_unchanged(c, c_before, {1, 2, 3, 4});
+    c = t7::addr(c, seq_tensor(2), seq_tensor(2)); // c + x y^T, x = y = (1, 2)
+    CHECK(test_util::values(c) == Values{2, 4, 5, 8});
 }

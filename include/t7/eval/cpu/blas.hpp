@@ -255,10 +255,14 @@ void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T>
     }
     const int64_t m = C.rows, n = C.cols, k = A.cols;
     // Depth 1 (addr, an outer product): one pass over C, not a GEMM's packing.
+    // (A's column and B's row copied only when strided: each block of a fused
+    // addr comes here.)
     if (k == 1 && m > 1 && n > 1) {
-        const Vector<T> x = gather(VecRef<const T>{A.data, m, A.rs}),
-                        y = gather(VecRef<const T>{B.data, n, B.cs});
-        return ger_parts(alpha, x.data(), y.data(), beta, C, threaded);
+        Vector<T> tx, ty;
+        if (A.rs != 1) tx = gather(VecRef<const T>{A.data, m, A.rs});
+        if (B.cs != 1) ty = gather(VecRef<const T>{B.data, n, B.cs});
+        return ger_parts(alpha, A.rs != 1 ? tx.data() : A.data, B.cs != 1 ? ty.data() : B.data,
+                         beta, C, threaded);
     }
     // (A vector result: Eigen's GEMV a part, below; it beat the dot kernel
     // on one row, mv 2048^2: 0.25 ms against 0.29-0.33.)
