@@ -353,6 +353,101 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
     Eigen::setNbThreads(eigen_threads);
 }
 
+// tensor7's own GEMM (eval/cpu/gemm_packed.hpp) on raw strides against a loop in
+// long double: every edge of its register tile (m and n around multiples of MR and
+// NR), k across its blocks (gemm_kc), A and B row-major, column-major, stepped,
+// broadcast (stride 0) and reversed; beta 0 (C's NaNs ignored), 1 and 0.5. Its
+// claim: an element's bits do not depend on where a split of C's rows falls, so
+// rows computed apart, on 1 thread or 2, equal the whole product's.
+TEST_CASE_TEMPLATE("the packed GEMM: tile edges, blocks of k, strides, splits", T, float, double) {
+    namespace eig = t7::detail::eig;
+    constexpr int64_t MR = eig::GemmTile<T>::MR, NR = eig::GemmTile<T>::NR, KC = eig::gemm_kc<T>;
+    const double tol = std::is_same_v<T, float> ? 2e-6 : 1e-14;
+    t7::manualSeed(45);
+    struct View { // a matrix's element (i, j) at data[i * rs + j * cs]
+        const T* data;
+        int64_t rs, cs;
+        T operator()(int64_t i, int64_t j) const { return data[i * rs + j * cs]; }
+    };
+    // rows x cols in one of five layouts, over `store` (kept alive by the caller)
+    auto make = [](int layout, int64_t rows, int64_t cols, t7::Tensor<T>& store) -> View {
+        store = random_matrix<T>(2 * rows + 1, 2 * cols + 1);
+        T* d = store.data();
+        const int64_t ld = store.stride(0);
+        switch (layout) {
+        case 0:
+            return {d, ld, 1}; // row-major
+        case 1:
+            return {d, 1, 2 * rows + 1}; // column-major (the store read by columns)
+        case 2:
+            return {d + ld + 1, 2 * ld, 2}; // stepped
+        case 3:
+            return {d, 0, 1}; // rows broadcast
+        default:
+            return {d + (rows - 1) * ld + 2 * cols, -ld, -1}; // reversed
+        }
+    };
+    for (auto [m, n, k] : {std::array<int64_t, 3>{MR, NR, 1},
+                           {MR + 1, NR - 1, KC - 1},
+                           {2 * MR - 1, 2 * NR + 3, KC},
+                           {3 * MR + 2, NR + 1, KC + 1},
+                           {2, 3, 2 * KC + 5},
+                           {5 * MR, 3 * NR, 7}}) {
+        for (int la = 0; la < 5; ++la)
+            for (int lb = 0; lb < 5; ++lb) {
+                if (la != lb && la > 1 && lb > 1) continue; // (enough pairs)
+                CAPTURE(m);
+                CAPTURE(n);
+                CAPTURE(k);
+                CAPTURE(la);
+                CAPTURE(lb);
+                t7::Tensor<T> sa, sb;
+                const View a = make(la, m, k, sa), b = make(lb, k, n, sb);
+                const t7::Tensor<T> c0 = random_matrix<T>(m, n);
+                for (double beta : {0.0, 1.0, 0.5}) {
+                    t7::Tensor<T> c = beta == 0
+                                          ? t7::full<T>({m, n}, std::numeric_limits<T>::quiet_NaN())
+                                          : t7::Tensor<T>(c0.clone());
+                    eig::gemm_packed<T>(m, n, k, T(1.5), a.data, a.rs, a.cs, b.data, b.rs, b.cs,
+                                        T(beta), c.data(), n, false);
+                    double worst = 0;
+                    for (int64_t i = 0; i < m; ++i)
+                        for (int64_t j = 0; j < n; ++j) {
+                            long double s = 0;
+                            for (int64_t p = 0; p < k; ++p)
+                                s += (long double)a(i, p) * (long double)b(p, j);
+                            const long double want =
+                                1.5L * s + (beta == 0 ? 0.0L : (long double)beta * c0(i, j));
+                            worst = std::max(worst, double(std::abs(c(i, j) - want)));
+                        }
+                    CHECK(worst < tol * double(k + 2));
+                }
+            }
+    }
+    // The bits: a product large enough for the pool (two blocks of k), rows apart
+    // at bounds off the tile grid, and on 1 and 2 threads.
+    const int64_t m = 301, n = 263, k = KC + 40;
+    const t7::Tensor<T> a = random_matrix<T>(m, k), b = random_matrix<T>(k, n).t().contiguous().t();
+    auto whole = at_1_and_2([&] {
+        t7::Tensor<T> c(m, n);
+        eig::gemm_packed<T>(m, n, k, T(1), a.data(), k, 1, b.data(), b.stride(0), b.stride(1), T(0),
+                            c.data(), n, true);
+        return c;
+    });
+    t7::Tensor<T> pieces(m, n);
+    for (int64_t r0 : {int64_t(0), int64_t(7), MR + 3, int64_t(200)}) {
+        const int64_t r1 = r0 == 200 ? m : r0 == 0 ? 7 : r0 == 7 ? MR + 3 : 200;
+        eig::gemm_packed<T>(r1 - r0, n, k, T(1), a.data() + r0 * k, k, 1, b.data(), b.stride(0),
+                            b.stride(1), T(0), pieces.data() + r0 * n, n, false);
+    }
+    CHECK(same_bits(whole, pieces));
+    CHECK(max_diff(whole, ref_mm(a, b)) < tol * double(k));
+    // k = 0: C = beta C
+    t7::Tensor<T> c = random_matrix<T>(4, 5), was = c.clone();
+    eig::gemm_packed<T>(4, 5, 0, T(1), a.data(), 1, 1, b.data(), 1, 1, T(2), c.data(), 5, false);
+    CHECK(max_diff(c, t7::Tensor<T>(was * T(2))) == 0);
+}
+
 // addr and ger on the pool (issue 43): M's rows (blocks of a long row) in parts,
 // against a reference loop in double, with the same bits at 1 and 2 threads;
 // Blas<CPU>::ger itself into a transposed, a stepped and a reversed M (the

@@ -1,6 +1,8 @@
-// Blas<CPU>: the matrix products of math/blas.hpp on CPU tensors, through Eigen's
-// GEMM/GEMV (the interface is documented there). A strided operand is mapped as an
-// Eigen matrix with the storage order that makes its unit stride the inner one (a
+// Blas<CPU>: the matrix products of math/blas.hpp on CPU tensors (the interface
+// is documented there): float and double through tensor7's own GEMM
+// (gemm_packed.hpp) and skinny kernels (gemm_kernels.hpp), the complex types
+// (and every type with -Dblas=true) through Eigen's GEMM, vectors through GEMV. A strided operand
+// is mapped as an Eigen matrix with the storage order that makes its unit stride the inner one (a
 // transposed row-major matrix is a column-major map); it is copied only when
 // neither of its strides is 1. Integer types are supported (dot accumulates in
 // int64); Half throws TypeError (its products run on CUDA tensors).
@@ -12,6 +14,7 @@
 #include "../../iter/parallel.hpp"
 #include "../../math/blas.hpp"
 #include "gemm_kernels.hpp"
+#include "gemm_packed.hpp"
 
 #include <Eigen/Core>
 
@@ -144,6 +147,8 @@ void gemm_serial(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, co
         gemm_call<T, K, K>(m, n, k, alpha, A.data, la, B.data, lb, C.data, lc);
 }
 
+// (The complex types, and -Dblas=true; float and double from the size of two
+// parts up split gemm_packed's rows over the pool.)
 // A product's work (multiply-adds) per part, and parts at most: a product of
 // m n k multiply-adds is cut into parts of rows of C (columns when n > m), as
 // many as fixed by its shape alone (so that its bits do not depend on the
@@ -155,9 +160,6 @@ void gemm_serial(T alpha, const MatRef<const T>& A, const MatRef<const T>& B, co
 // against 1.23-1.43 (bench_products, quiet, 2026-11-30).
 inline constexpr int64_t gemm_part_work = int64_t(1) << 21;
 inline constexpr int64_t gemm_max_parts = 8;
-// Multiply-adds of about 5 us on one thread (the pool's grain): a product of
-// fewer than 8 of them wakes no sleeping pool thread.
-inline constexpr int64_t gemm_grain_work = int64_t(1) << 17;
 
 inline int64_t gemm_parts(int64_t m, int64_t n, int64_t k) {
     const double work = double(m) * double(n) * double(k);
@@ -279,6 +281,15 @@ void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T>
             return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
         }
     }
+#if !defined(EIGEN_USE_BLAS)
+    // tensor7's own GEMM (gemm_packed.hpp): B packed once for all the threads,
+    // any split of C's rows the same bits. Threaded from the size at which a
+    // product is more than one part (below, for the BLAS and complex types).
+    if constexpr (!is_complex_v<T>)
+        if (m > 1 && n > 1 && m + n + k >= 20)
+            return gemm_packed(m, n, k, alpha, A.data, A.rs, A.cs, B.data, B.rs, B.cs, beta, C.data,
+                               C.rs, threaded && gemm_parts(m, n, k) > 1);
+#endif
     // Rows [e0, e1) of C (columns when n > m), bounds on multiples of 16.
     const bool by_rows = m >= n;
     const int64_t parts = gemm_parts(m, n, k), dim = by_rows ? m : n;
@@ -374,8 +385,10 @@ void ger_parts(T alpha, const T* x, const T* y, T beta, const MatRef<T>& M, bool
 
 // C = beta C + alpha A B (Blas<CPU>::gemm), its parts on the pool when `threaded` (else all on
 // the calling thread): C normalised to row order, A and B to a unit stride;
-// then the skinny kernels when C has 2 to 16 rows or columns, else the
-// parts of eig::gemm_parts, each one single-threaded GEMM.
+// then the skinny kernels when C has 2 to 16 rows or columns, else for float
+// and double tensor7's own GEMM (gemm_packed.hpp: its rows split over the pool),
+// and for the complex types and with -Dblas=true the parts of eig::gemm_parts,
+// each one single-threaded Eigen (or BLAS) GEMM.
 template <class T>
 void cpu_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T> C, bool threaded) {
     if constexpr (std::is_integral_v<T>)

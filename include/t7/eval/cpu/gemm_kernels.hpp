@@ -3,7 +3,9 @@
 //   gemm_call    C += alpha A B through Eigen's GEMM entry point with no parallel
 //                information: never an OpenMP team, whatever Eigen::nbThreads()
 //                is (Eigen's public product starts one from any thread that is
-//                not in an OpenMP region; that setting is the user's).
+//                not in an OpenMP region; that setting is the user's): the
+//                complex types, -Dblas=true and the convolutions' products
+//                (float and double GEMMs are gemm_packed.hpp's).
 //   skinny_axpy  C = alpha A B + beta C for C of at most 16 rows and B of unit
 //                column stride: B is read once, straight from memory (no
 //                packing), 16 rows at a time across its columns, a strip of two
@@ -347,5 +349,3 @@ void skinny_dot(int64_t g0, int64_t g1, T alpha, const T* a, int64_t lda, int64_
 }
 
 } // namespace t7::detail::eig
-
-#undef T7_UNROLL
