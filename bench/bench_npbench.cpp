@@ -125,9 +125,11 @@ void gemm_rows(const char* name, int reps, const std::map<int, NumpyRun>& np, Ro
         };
         auto t7mm = [&] { c = t7::mm(a, b); };
         auto eig = [&] { ec.noalias() = ea * eb; };
-        // 20 ms apart: libgomp's threads spin for milliseconds after a region.
+        // 20 ms apart: libgomp's threads spin for milliseconds after a region;
+        // then one untimed call, as NumPy's timeit.repeat runs its calls back to
+        // back (bench::race_rounds).
         auto t = bench::race({at(1, t7mm), at(1, eig), at(2, t7mm), at(2, eig)}, reps, 1,
-                             std::chrono::milliseconds(20));
+                             std::chrono::milliseconds(20), true);
         const double flop = 2.0 * double(n) * double(n) * double(n);
         const double sum = t7::sum(c), esum = t7::sum(e);
         for (int threads : {1, 2}) {

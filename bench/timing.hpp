@@ -36,15 +36,19 @@ double best_time(F&& f, int reps, int64_t inner) {
 // milliseconds after a parallel region (GOMP_SPINCOUNT): a contender timed right
 // after an OpenMP one shares the second core with that spinning thread
 // (measured: tensor7's y = x.t() + x at 2^24 on two threads, median 9.8 ms,
-// 12.6 ms right after an OpenMP region, 9.9 ms 30 ms after it).
+// 12.6 ms right after an OpenMP region, 9.9 ms 30 ms after it). `warm`: one
+// untimed call after the pause, as a loop of calls back to back (NumPy's
+// timeit.repeat) times them: the first call after an idle pause runs slower
+// on this VM (mm 512^3: 1.2-1.44 ms against 0.93-1.0 for the next).
 inline std::vector<std::vector<double>>
 race_rounds(const std::vector<std::function<void()>>& fs, int rounds, int64_t inner = 1,
-            std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
+            std::chrono::milliseconds settle = std::chrono::milliseconds(0), bool warm = false) {
     std::vector<std::vector<double>> times(fs.size());
     for (const auto& f : fs) f(); // warm caches and pages
     for (int r = 0; r < rounds; ++r) {
         for (size_t k = 0; k < fs.size(); ++k) {
             if (settle.count() > 0) std::this_thread::sleep_for(settle);
+            if (warm) fs[k]();
             auto t0 = std::chrono::steady_clock::now();
             for (int64_t i = 0; i < inner; ++i) fs[k]();
             auto t1 = std::chrono::steady_clock::now();
@@ -67,9 +71,10 @@ inline double median_of(std::vector<double> v) {
 // rounds (race_rounds).
 inline std::vector<double> race(const std::vector<std::function<void()>>& fs, int rounds,
                                 int64_t inner = 1,
-                                std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
+                                std::chrono::milliseconds settle = std::chrono::milliseconds(0),
+                                bool warm = false) {
     std::vector<double> best;
-    for (const auto& t : race_rounds(fs, rounds, inner, settle)) best.push_back(best_of(t));
+    for (const auto& t : race_rounds(fs, rounds, inner, settle, warm)) best.push_back(best_of(t));
     return best;
 }
 

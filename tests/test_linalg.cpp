@@ -424,19 +424,26 @@ TEST_CASE_TEMPLATE("the packed GEMM: tile edges, blocks of k, strides, splits", 
                 }
             }
     }
-    // The bits: a product large enough for the pool (two blocks of k), rows apart
-    // at bounds off the tile grid, and on 1 and 2 threads.
-    const int64_t m = 301, n = 263, k = KC + 40;
+    // The bits: a product large enough for the pool (two blocks of k), on 2
+    // threads, on 1, and rows apart at bounds off the tile grid.
+    const int64_t m = 100, n = 70, k = KC + 40;
     const t7::Tensor<T> a = random_matrix<T>(m, k), b = random_matrix<T>(k, n).t().contiguous().t();
-    auto whole = at_1_and_2([&] {
+    auto product = [&](bool threaded) {
         t7::Tensor<T> c(m, n);
         eig::gemm_packed<T>(m, n, k, T(1), a.data(), k, 1, b.data(), b.stride(0), b.stride(1), T(0),
-                            c.data(), n, true);
+                            c.data(), n, threaded);
         return c;
-    });
+    };
+    KeepThreads keep;
+    t7::setNumThreads(2);
+    const uint64_t loops = t7::detail::threaded_loops();
+    const t7::Tensor<T> whole = product(true);
+    CHECK(t7::detail::threaded_loops() > loops); // (on the pool)
+    CHECK(same_bits(whole, product(false)));
     t7::Tensor<T> pieces(m, n);
-    for (int64_t r0 : {int64_t(0), int64_t(7), MR + 3, int64_t(200)}) {
-        const int64_t r1 = r0 == 200 ? m : r0 == 0 ? 7 : r0 == 7 ? MR + 3 : 200;
+    const std::array<int64_t, 5> bounds{0, 7, MR + 3, 60, m};
+    for (size_t q = 0; q + 1 < bounds.size(); ++q) {
+        const int64_t r0 = bounds[q], r1 = bounds[q + 1];
         eig::gemm_packed<T>(r1 - r0, n, k, T(1), a.data() + r0 * k, k, 1, b.data(), b.stride(0),
                             b.stride(1), T(0), pieces.data() + r0 * n, n, false);
     }

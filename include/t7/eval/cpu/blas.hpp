@@ -1,11 +1,12 @@
 // Blas<CPU>: the matrix products of math/blas.hpp on CPU tensors (the interface
 // is documented there): float and double through tensor7's own GEMM
 // (gemm_packed.hpp) and skinny kernels (gemm_kernels.hpp), the complex types
-// (and every type with -Dblas=true) through Eigen's GEMM, vectors through GEMV. A strided operand
-// is mapped as an Eigen matrix with the storage order that makes its unit stride the inner one (a
-// transposed row-major matrix is a column-major map); it is copied only when
-// neither of its strides is 1. Integer types are supported (dot accumulates in
-// int64); Half throws TypeError (its products run on CUDA tensors).
+// (and every type with -Dblas=true) through Eigen's GEMM, vectors through GEMV.
+// A strided operand is mapped as an Eigen matrix with the storage order that
+// makes its unit stride the inner one (a transposed row-major matrix is a
+// column-major map); it is copied only when neither of its strides is 1.
+// Integer types are supported (dot accumulates in int64); Half throws TypeError
+// (its products run on CUDA tensors).
 // Included by <t7/t7.hpp>; not by <t7/cuda.hpp>, which keeps Eigen out of nvcc.
 #pragma once
 
