@@ -3,8 +3,9 @@
 // The classic blocked scheme (Goto and van de Geijn, "Anatomy of high-performance
 // matrix multiplication", 2008), written with Eigen's packets so that it serves
 // every instruction set Eigen vectorises for:
-//   for each block of gemm_kc rows of B (k, in order)
-//     for each block of gemm_nc columns: pack it into panels of NR columns
+//   for each block of gemm_nc columns of B
+//     for each block of k (in order; equal blocks of at most gemm_kc rows):
+//     pack B's block into panels of NR columns (split over the pool), then
 //       for each block of rows of A (split over the pool): pack it into tiles
 //       of MR rows, then for each panel, for each tile: the register tile
 // The register tile keeps MR x NR elements of C in MR x NV packets (NR = NV
@@ -12,8 +13,10 @@
 // MR x NV fused multiply-adds. With 32 vector registers (AVX-512): 12 x 2 packets,
 // 24 accumulators; with 16 (AVX, SSE): 6 x 2.
 // Why not Eigen's GEMM: its AVX-512 tile (3 packets x 4 columns, 12 accumulators)
-// ran at 63-72 % of this machine's FMA peak where OpenBLAS ran at 85-100 %
-// (bench/RESULTS.md), and each call allocates its packing buffers (fresh pages).
+// ran at 63-72 % of a Zen 5 core's FMA peak where OpenBLAS ran at 85-100 %, and
+// on an AVX2 Zen 3 core at 45-70 % of OpenBLAS's rate (bench/RESULTS.md); each
+// call allocates its packing buffers (fresh pages), and each part of a product
+// packed all of B again.
 // Here the buffers are each thread's own and reused, and B's packed block is
 // shared by all the threads of a product.
 // Bits: an element of C is, for each block of k in order, one chain of fused
@@ -230,7 +233,10 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t a
                 c[i * ldc + j] = beta == T(0) ? T(0) : beta * c[i * ldc + j];
         return;
     }
-    const int64_t kc_max = std::min(k, gemm_kc<T>);
+    // Blocks of k of equal depth (a short last block pays C's update for little
+    // work, and leaves the threads little to share): 512 is 256 + 256, not 384 + 128.
+    const int64_t kblocks = (k + gemm_kc<T> - 1) / gemm_kc<T>;
+    const int64_t kc_max = (k + kblocks - 1) / kblocks;
     const int64_t nc_max =
         std::max<int64_t>(NR, gemm_nc_bytes / (kc_max * int64_t(sizeof(T))) / NR * NR);
     const int64_t mc_max =
