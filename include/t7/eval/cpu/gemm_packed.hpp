@@ -102,6 +102,17 @@ inline GemmBuffer& gemm_buffer_b() {
     return b;
 }
 
+// One panel of B or tile of A in its packed layout, any strides: out[p * width +
+// x] = src[p * step_k + x * step_x] for x < valid, zeros up to width; p < kc.
+template <class T>
+void gemm_pack_strided(const T* src, int64_t step_k, int64_t step_x, int64_t kc, int64_t valid,
+                       int64_t width, T* out) {
+    for (int64_t p = 0; p < kc; ++p) {
+        for (int64_t x = 0; x < valid; ++x) out[p * width + x] = src[p * step_k + x * step_x];
+        for (int64_t x = valid; x < width; ++x) out[p * width + x] = T(0);
+    }
+}
+
 // B[p0 .. p0 + kc, j0 .. j0 + nc) into panels of NR columns (the last padded with
 // zeros): panel q holds, for each p, NR consecutive values.
 template <class T>
@@ -119,10 +130,7 @@ void gemm_pack_b(const T* b, int64_t rs, int64_t cs, int64_t kc, int64_t nc, T* 
                     pk::pstore(out + p * NR + v, pk::ploadu<P>(src + p * rs + v));
             }
         } else {
-            for (int64_t p = 0; p < kc; ++p) {
-                for (int64_t j = 0; j < w; ++j) out[p * NR + j] = src[p * rs + j * cs];
-                for (int64_t j = w; j < NR; ++j) out[p * NR + j] = T(0);
-            }
+            gemm_pack_strided(src, rs, cs, kc, w, NR, out);
         }
     }
 }
@@ -143,10 +151,7 @@ void gemm_pack_a(const T* a, int64_t rs, int64_t cs, int64_t mc, int64_t kc, T* 
                 for (int i = 0; i < MR; ++i) out[p * MR + i] = src[i * rs + p * cs];
             }
         } else {
-            for (int64_t p = 0; p < kc; ++p) {
-                for (int64_t i = 0; i < h; ++i) out[p * MR + i] = src[i * rs + p * cs];
-                for (int64_t i = h; i < MR; ++i) out[p * MR + i] = T(0);
-            }
+            gemm_pack_strided(src, cs, rs, kc, h, MR, out);
         }
     }
 }
