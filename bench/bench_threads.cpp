@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
                         }});
     }
     // The factorisations (issue 43): potrf of a symmetric positive-definite and gesv
-    // of a general 1024^2 double matrix (one right-hand side).
+    // of a general 1024^2 double matrix (one right-hand side), potri from the factor.
     {
         const int64_t n = 1024;
         auto m = std::make_shared<t7::DoubleTensor>(t7::cast<double>(filled({n, n}, -1, 1, 9)));
@@ -155,6 +155,12 @@ int main(int argc, char** argv) {
         work.push_back({"gesv 1024^2 double", 1, [m, b] {
                             auto r = t7::gesv(*b, *m);
                             bench::keep(r.solution);
+                        }});
+        // potri: potrs with 1024 right-hand sides (the identity's columns), by parts
+        auto u = std::make_shared<t7::DoubleTensor>(t7::potrf(*spd));
+        work.push_back({"potri 1024^2 double", 1, [u] {
+                            auto inv = t7::potri(*u);
+                            bench::keep(inv);
                         }});
     }
     if (argc > 2) {

@@ -396,6 +396,57 @@ TEST_CASE_TEMPLATE("gesv and inverse by blocks: A X = B, Eigen's values, same bi
     }
 }
 
+TEST_CASE_TEMPLATE("potrs, potri and trtrs by parts of columns: A X = B, same bits on 1 and 2 "
+                   "threads",
+                   T, float, double, std::complex<double>) {
+    KeepThreads keep;
+    t7::manualSeed(47);
+    const double tol = 100 * eps_of<T>();
+    for (int64_t n : {int64_t(5), int64_t(261)}) {
+        CAPTURE(n);
+        const t7::Tensor<T> a = hpd<T>(n);
+        const auto wa = wide(a);
+        const double amax = max_abs(wa);
+        t7::setNumThreads(1);
+        const t7::Tensor<T> u = t7::potrf(a, 'U'), l = t7::potrf(a, 'L');
+        // 1, 64 and 150 right-hand sides: one part, one whole part, three parts
+        for (int64_t k : {int64_t(1), int64_t(64), int64_t(150)}) {
+            CAPTURE(k);
+            const t7::Tensor<T> b = general<T>(n, k), b0 = b.clone(), u0 = u.clone();
+            const auto wb = wide(b);
+            const double bmax = max_abs(wb);
+            t7::setNumThreads(1);
+            const t7::Tensor<T> xu = t7::potrs(b, u, 'U'), xl = t7::potrs(b, l, 'L');
+            const auto tr = t7::trtrs(b, u, 'U', 'N', 'N');
+            t7::setNumThreads(2);
+            const uint64_t loops = t7::detail::threaded_loops();
+            CHECK(same_bits(xu, t7::potrs(b, u, 'U')));
+            CHECK(same_bits(xl, t7::potrs(b, l, 'L')));
+            CHECK(same_bits(tr.solution, t7::trtrs(b, u, 'U', 'N', 'N').solution));
+            if (n == 261 && k == 150) CHECK(t7::detail::threaded_loops() > loops); // on the pool
+            CHECK(same_bits(b, b0));
+            CHECK(same_bits(u, u0));
+            // A X = B for both factors, U X = B for trtrs (relative to |A| |X|)
+            for (const t7::Tensor<T>* x : {&xu, &xl}) {
+                const auto wx = wide(*x);
+                CHECK(rel_err(wa, false, wx, wb, n, n, k) * bmax <
+                      tol * double(n) * amax * max_abs(wx));
+            }
+            const auto wu = wide(u), wt = wide(tr.solution);
+            CHECK(rel_err(wu, false, wt, wb, n, n, k) * bmax <
+                  tol * double(n) * max_abs(wu) * max_abs(wt));
+        }
+        t7::setNumThreads(1);
+        const t7::Tensor<T> inv = t7::potri(u, 'U');
+        t7::setNumThreads(2);
+        CHECK(same_bits(inv, t7::potri(u, 'U')));
+        std::vector<Wide<T>> id(size_t(n * n), Wide<T>(0));
+        for (int64_t i = 0; i < n; ++i) id[size_t(i * n + i)] = 1;
+        const auto wi = wide(inv);
+        CHECK(rel_err(wa, false, wi, id, n, n, n) < tol * double(n) * amax * max_abs(wi));
+    }
+}
+
 TEST_CASE_TEMPLATE("gesv and inverse by blocks: singular matrices, the inputs unchanged", T, float,
                    double, std::complex<double>) {
     t7::manualSeed(46);

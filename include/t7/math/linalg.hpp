@@ -241,13 +241,16 @@ Tensor<T, D> potrs(const Tensor<T, D>& B, const Tensor<T, D>& chol, char uplo = 
                                  detail::ws_add(detail::ws_of(1, chol), detail::ws_of(1, B)));
     const detail::EMatrix<T> c = detail::to_eigen(chol);
     detail::EMatrix<T> x = detail::to_eigen(B);
-    if (upper) { // U^H U x = b (U^T for real U)
-        c.template triangularView<Eigen::Upper>().adjoint().solveInPlace(x);
-        c.template triangularView<Eigen::Upper>().solveInPlace(x);
-    } else { // L L^H x = b
-        c.template triangularView<Eigen::Lower>().solveInPlace(x);
-        c.template triangularView<Eigen::Lower>().adjoint().solveInPlace(x);
-    }
+    const double work = double(c.rows()) * double(c.rows()) * double(x.cols());
+    detail::eig::for_column_parts(x, work, [&](auto xp) {
+        if (upper) { // U^H U x = b (U^T for real U)
+            c.template triangularView<Eigen::Upper>().adjoint().solveInPlace(xp);
+            c.template triangularView<Eigen::Upper>().solveInPlace(xp);
+        } else { // L L^H x = b
+            c.template triangularView<Eigen::Lower>().solveInPlace(xp);
+            c.template triangularView<Eigen::Lower>().adjoint().solveInPlace(xp);
+        }
+    });
     return B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x);
 }
 

@@ -117,10 +117,13 @@ TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo 
         a.transposeInPlace();
     else if (op == detail::TransOp::adjoint)
         a.adjointInPlace();
-    if (upper != tr)
-        a.template triangularView<Eigen::Upper>().solveInPlace(x);
-    else
-        a.template triangularView<Eigen::Lower>().solveInPlace(x);
+    const double work = double(n) * double(n) * double(x.cols()) / 2;
+    detail::eig::for_column_parts(x, work, [&](auto xp) {
+        if (upper != tr)
+            a.template triangularView<Eigen::Upper>().solveInPlace(xp);
+        else
+            a.template triangularView<Eigen::Lower>().solveInPlace(xp);
+    });
     return {B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x),
             A.clone()};
 }

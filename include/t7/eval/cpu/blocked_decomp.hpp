@@ -209,18 +209,26 @@ private:
 
 // X = A^-1 B from A's LU (Eigen's PartialPivLU::solve: P, then the two
 // triangular solves), by parts of B's columns on the pool.
+// f(columns) for the columns of x in parts of decomp_part (the right-hand sides
+// of a triangular solve, each solved apart), on the pool for `work`
+// multiply-adds: the parts are fixed by the shape, so the bits by no thread count.
+template <class T, class F>
+void for_column_parts(ColMatrix<T>& x, double work, F&& f) {
+    const int64_t k = x.cols();
+    for_parts((k + decomp_part - 1) / decomp_part, work, [&](int64_t p) {
+        const int64_t c0 = p * decomp_part, c1 = std::min(k, c0 + decomp_part);
+        f(x.middleCols(c0, c1 - c0));
+    });
+}
+
 template <class T>
 ColMatrix<T> lu_solve(const Eigen::PartialPivLU<ColMatrix<T>>& lu, const ColMatrix<T>& b) {
     ColMatrix<T> x = lu.permutationP() * b;
-    const int64_t n = x.rows(), k = x.cols();
     const auto& f = lu.matrixLU();
-    for_parts((k + decomp_part - 1) / decomp_part, double(n) * double(n) * double(k),
-              [&](int64_t p) {
-                  const int64_t c0 = p * decomp_part, c1 = std::min(k, c0 + decomp_part);
-                  auto xp = x.middleCols(c0, c1 - c0);
-                  f.template triangularView<Eigen::UnitLower>().solveInPlace(xp);
-                  f.template triangularView<Eigen::Upper>().solveInPlace(xp);
-              });
+    for_column_parts(x, double(x.rows()) * double(x.rows()) * double(x.cols()), [&](auto xp) {
+        f.template triangularView<Eigen::UnitLower>().solveInPlace(xp);
+        f.template triangularView<Eigen::Upper>().solveInPlace(xp);
+    });
     return x;
 }
 
