@@ -111,6 +111,18 @@ TEST_CASE_TEMPLATE("mm: hand values, every transposition, strided and integer op
             const double err = max_diff(t7::mm(*x, *y), ref_mm(*x, *y));
             CHECK(err < tol * 129);
         }
+    // neither operand of a unit stride (the packed GEMM reads them as they are), and
+    // skinny products whose large operand has none (copied for the skinny kernels)
+    auto bigB = random_matrix<T>(258, 135);
+    auto Bs = bigB(t7::slice(0, 258, 2), t7::slice(0, 135, 3)); // 129 x 45, strides (270, 3)
+    CHECK(Bs.isSize({129, 45}));
+    CHECK(max_diff(t7::mm(As, Bs), ref_mm(As, Bs)) < tol * 129);
+    auto x8 = random_matrix<T>(8, 129);
+    CHECK(max_diff(t7::mm(x8, Bs), ref_mm(x8, Bs)) < tol * 129);
+    auto bigA = random_matrix<T>(80, 600), w8 = random_matrix<T>(300, 8);
+    auto As2 = bigA(t7::slice(0, 80, 2), t7::slice(0, 600, 2)); // 40 x 300, strides (1200, 2)
+    CHECK(max_diff(t7::mm(As2, w8), ref_mm(As2, w8)) < tol * 300);
+    CHECK(max_diff(t7::mm(w8.t(), As2.t()), ref_mm(w8.t(), As2.t())) < tol * 300);
     // a row vector and a column vector as matrices
     CHECK(max_diff(t7::mm(A.narrow(0, 3, 1), B), ref_mm(A.narrow(0, 3, 1), B)) < tol * 129);
     CHECK(max_diff(t7::mm(A, B.narrow(1, 5, 1)), ref_mm(A, B.narrow(1, 5, 1))) < tol * 129);

@@ -247,15 +247,20 @@ void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T>
             for (int64_t j = 0; j < C.cols; ++j) C.data[i * C.rs + j * C.cs] = tmp(i, j);
         return;
     }
+    // An operand with no unit stride, copied into a row-major temporary for the
+    // kernels that need one (the skinny ones and Eigen's; not the packed GEMM,
+    // which packs any strides).
     RowMatrix<T> ta, tb;
-    if (order(A) == Order::none) {
-        ta = gather(A);
-        A = eig::ref(ta);
-    }
-    if (order(B) == Order::none) {
-        tb = gather(B);
-        B = eig::ref(tb);
-    }
+    auto unit_stride = [&](bool of_a, bool of_b) {
+        if (of_a && order(A) == Order::none) {
+            ta = gather(A);
+            A = eig::ref(ta);
+        }
+        if (of_b && order(B) == Order::none) {
+            tb = gather(B);
+            B = eig::ref(tb);
+        }
+    };
     const int64_t m = C.rows, n = C.cols, k = A.cols;
     // Depth 1 (addr, an outer product): one pass over C, not a GEMM's packing.
     // (A's column and B's row copied only when strided: each block of a fused
@@ -275,11 +280,13 @@ void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T>
         // tail per column: below skinny_dot_min_k, Eigen's GEMM (which packs it)
         // is faster (21632x25 @ 25x6, the im2col product of a 5x5 convolution:
         // 0.55 ms against 0.24 ms, one thread).
-        const bool dot = (m <= n ? B.cs : A.rs) != 1;
-        if (k > 0 && std::min(m, n) <= skinny_max && std::min(m, n) > 1 && std::max(m, n) >= 32 &&
-            (!dot || k >= skinny_dot_min_k)) {
-            if (m <= n) return skinny(alpha, A, B, beta, C, threaded);
-            return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
+        if (k > 0 && std::min(m, n) <= skinny_max && std::min(m, n) > 1 && std::max(m, n) >= 32) {
+            unit_stride(m > n, m <= n); // the large operand
+            const bool dot = (m <= n ? B.cs : A.rs) != 1;
+            if (!dot || k >= skinny_dot_min_k) {
+                if (m <= n) return skinny(alpha, A, B, beta, C, threaded);
+                return skinny(alpha, B.t(), A.t(), beta, C.t(), threaded);
+            }
         }
     }
 #if !defined(EIGEN_USE_BLAS)
@@ -291,6 +298,7 @@ void float_gemm(T alpha, MatRef<const T> A, MatRef<const T> B, T beta, MatRef<T>
             return gemm_packed(m, n, k, alpha, A.data, A.rs, A.cs, B.data, B.rs, B.cs, beta, C.data,
                                C.rs, threaded && gemm_parts(m, n, k) > 1);
 #endif
+    unit_stride(true, true);
     // Rows [e0, e1) of C (columns when n > m), bounds on multiples of 16.
     const bool by_rows = m >= n;
     const int64_t parts = gemm_parts(m, n, k), dim = by_rows ? m : n;
