@@ -9,11 +9,13 @@
 //               with wrapping arithmetic for integers;
 //   gemm_rows   for many output planes sharing the taps (Torch7's conv2Dmv): the
 //               taps of a block of rows copied into a scratch matrix (im2col),
-//               then one matrix product, weights (planes x taps) times it.
+//               then one matrix product, weights (planes x taps) times it
+//               (tensor7's GEMM, gemm_packed.hpp, for float and double).
 #pragma once
 
 #include "../../core/config.hpp"
 #include "gemm_kernels.hpp"
+#include "gemm_packed.hpp"
 #include "packet_ops.hpp"
 
 #include <Eigen/Core>
@@ -86,11 +88,20 @@ void gemm_rows(T* out, int64_t out_plane, int64_t q, int64_t n, int64_t r0, int6
             for (int64_t j = 0; j < n; ++j) d[j] = src[j];
         }
     }
+    // Single-threaded: this runs in a chunk of the pool. tensor7's GEMM (as
+    // float_gemm's, eval/cpu/blas.hpp) for float and double, else Eigen's.
+#if !defined(EIGEN_USE_BLAS)
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        detail::eig::gemm_packed(q, cols, taps, T(1), weights, taps, int64_t(1), col, cols,
+                                 int64_t(1), T(0), out + r0 * n, out_plane, false);
+        return;
+    }
+#endif
     using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     Eigen::Map<M, Eigen::Unaligned, Eigen::OuterStride<>> R(out + r0 * n, q, cols,
                                                             Eigen::OuterStride<>(out_plane));
     R.setZero();
-    if (taps > 0 && cols > 0) // single-threaded: this runs in a chunk of the pool
+    if (taps > 0 && cols > 0)
         detail::eig::gemm_call<T, Eigen::RowMajor, Eigen::RowMajor>(
             q, cols, taps, T(1), weights, taps, col, cols, out + r0 * n, out_plane);
 }
