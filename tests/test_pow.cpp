@@ -1,5 +1,6 @@
 // pow(a, b) and tanh (issue 43: eval/cpu/pow_packets.hpp computes float and double
-// pow on AVX-512 and float tanh on every instruction set; the rest is SLEEF's): 2^20
+// pow on AVX-512, float pow on AVX2 and float tanh on every instruction set; the rest
+// is SLEEF's): 2^20
 // random points per range against a long double reference, within the documented
 // bounds (pow 1 ulp, tanh 3.5); std::pow's and std::tanh's special values, bit for
 // bit, in packets, tails, strided runs and alone; and an element's value not

@@ -276,7 +276,8 @@ T7_VMATH_OP(atan2)
 // largest values (pow(DBL_MAX, 1) and pow(-DBL_MAX, 1) are inf and -inf) and for
 // some negative bases (pow(-150, -1) an ulp off), so the lanes with x <= 0, x = inf
 // or NaN, y = inf or NaN, or an infinite result are std::pow's, element by element
-// (vmath::pow of AVX-512 float packets does the same itself).
+// (vmath::pow of AVX-512 float packets does the same itself; the AVX2 one
+// computes the usual lanes and leaves the rest to this).
 template <class T, class P>
 [[gnu::noinline]] P pow_special_lanes(P r, P x, P y, P special) {
     alignas(64) T rs[packet_size<T>], xs[packet_size<T>], ys[packet_size<T>], ss[packet_size<T>];

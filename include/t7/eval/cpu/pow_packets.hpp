@@ -1,6 +1,7 @@
 // tensor7's own vectorised pow and tanh where they beat SLEEF's (issue 43):
 // float tanh on every instruction set, float and double pow on AVX-512 (double:
-// with AVX512DQ). Every other type and instruction set keeps SLEEF's function
+// with AVX512DQ), float pow on AVX2 (without tables: below, "float pow, AVX2").
+// Every other type and instruction set keeps SLEEF's function
 // (sleef_ops.hpp). Plain functions of the packet types: nothing here is
 // instantiated per expression. Coefficients: Chebyshev fits (mpmath.chebyfit) or
 // Taylor's; tables: 2^(j/16), 1/c and log c rounded from 50-digit values
@@ -166,6 +167,81 @@ T7_INLINE __m512 pow(const __m512& x, const __m512& y) {
         return powf_special(r, x, y, __mmask16(~fast));
     return r;
 }
+#endif
+
+// ---- float pow, AVX2 (without AVX-512) -------------------------------------------
+// In double and rounded once, as on AVX-512, but without tables (AVX2's gathers
+// cost more than the arithmetic they save): x = 2^e m, m in [0.75, 1.5) (a denormal
+// x scaled by 2^24 first), log2 m = 2/ln2 atanh(s), s = (m - 1) / (m + 1) (|s| <=
+// 1/5), atanh's series to s^13 (relative 2^-36); t = y (e + log2 m) clamped to
+// [-200, 200], 2^t = 2^n 2^f, n = round(t), |f| <= 1/2, 2^f by Taylor to degree 9
+// (2^-37). The lanes of special values (x <= 0, x = inf or NaN, y = inf or NaN, an
+// infinite result) are std::pow's, patched by the caller (packet_ops.hpp).
+#if !defined(EIGEN_VECTORIZE_AVX512) && defined(EIGEN_VECTORIZE_AVX) && defined(__AVX2__) &&       \
+    defined(__FMA__)
+#define T7_OWN_FLOAT_POW_AVX2 1
+// pow(x, y) from x = 2^e m (m in [0.75, 1.5)), y, widened: the double to round.
+T7_INLINE __m256d powf_in_double(const __m256d& m, const __m256d& e, const __m256d& y) {
+    const __m256d one = _mm256_set1_pd(1.0);
+    const __m256d s = _mm256_div_pd(_mm256_sub_pd(m, one), _mm256_add_pd(m, one)); // m - 1 exact
+    const __m256d s2 = _mm256_mul_pd(s, s);
+    // log2 m = s p(s^2), p = 2/ln2 (1 + s^2/3 + s^4/5 + ... + s^12/13), by Estrin's
+    // scheme (a shorter chain of dependent operations than Horner's)
+    const __m256d s4 = _mm256_mul_pd(s2, s2);
+    const __m256d p01 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.ec709dc3a03fdp-1), s2,
+                                        _mm256_set1_pd(0x1.71547652b82fep+1));
+    const __m256d p23 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.a61762a7aded9p-2), s2,
+                                        _mm256_set1_pd(0x1.2776c50ef9bffp-1));
+    const __m256d p45 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.0c9a84994022dp-2), s2,
+                                        _mm256_set1_pd(0x1.484b13d7c02a9p-2));
+    const __m256d p46 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.c68f568d31761p-3), s4, p45);
+    const __m256d p = _mm256_fmadd_pd(_mm256_fmadd_pd(p46, s4, p23), s4, p01);
+    __m256d t = _mm256_mul_pd(y, _mm256_fmadd_pd(s, p, e));
+    t = _mm256_min_pd(_mm256_max_pd(t, _mm256_set1_pd(-200.0)), _mm256_set1_pd(200.0));
+    // n = round(t): t + 1.5 2^52 has n in its significand's low bits
+    const __m256d shift = _mm256_set1_pd(0x1.8p52);
+    const __m256d nm = _mm256_add_pd(t, shift);
+    const __m256d f = _mm256_sub_pd(t, _mm256_sub_pd(nm, shift));
+    // 2^f = sum over k = 0..9 of (ln2)^k / k! f^k, by Estrin's scheme
+    const __m256d f2 = _mm256_mul_pd(f, f), f4 = _mm256_mul_pd(f2, f2);
+    const __m256d c01 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.62e42fefa39efp-1), f, one);
+    const __m256d c23 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.c6b08d704a0bfp-5), f,
+                                        _mm256_set1_pd(0x1.ebfbdff82c58ep-3));
+    const __m256d c45 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.5d87fe78a6730p-10), f,
+                                        _mm256_set1_pd(0x1.3b2ab6fba4e77p-7));
+    const __m256d c67 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.ffcbfc588b0c5p-17), f,
+                                        _mm256_set1_pd(0x1.430912f86c786p-13));
+    const __m256d c89 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.b5253d395e7c1p-24), f,
+                                        _mm256_set1_pd(0x1.62c0223a5c822p-20));
+    const __m256d c03 = _mm256_fmadd_pd(c23, f2, c01);
+    const __m256d c47 = _mm256_fmadd_pd(c67, f2, c45);
+    const __m256d two_f = _mm256_fmadd_pd(_mm256_fmadd_pd(c89, f4, c47), f4, c03);
+    // 2^n: n + 1023 in the exponent field (n in [-200, 200])
+    const __m256i n = _mm256_sub_epi64(_mm256_castpd_si256(nm), _mm256_castpd_si256(shift));
+    const __m256i bits = _mm256_slli_epi64(_mm256_add_epi64(n, _mm256_set1_epi64x(1023)), 52);
+    return _mm256_mul_pd(two_f, _mm256_castsi256_pd(bits));
+}
+
+T7_INLINE __m256 pow(const __m256& x, const __m256& y) {
+    // x = 2^e m, m in [0.75, 1.5), for positive finite x (a denormal scaled by 2^24)
+    const __m256 tiny = _mm256_cmp_ps(x, _mm256_set1_ps(0x1p-126f), _CMP_LT_OQ);
+    const __m256 xs = _mm256_blendv_ps(x, _mm256_mul_ps(x, _mm256_set1_ps(0x1p24f)), tiny);
+    const __m256i xb = _mm256_castps_si256(xs);
+    const __m256i ei = _mm256_srai_epi32(_mm256_sub_epi32(xb, _mm256_set1_epi32(0x3F400000)), 23);
+    const __m256 m = _mm256_castsi256_ps(_mm256_sub_epi32(xb, _mm256_slli_epi32(ei, 23)));
+    const __m256 e =
+        _mm256_sub_ps(_mm256_cvtepi32_ps(ei), _mm256_and_ps(tiny, _mm256_set1_ps(24.0f)));
+    const auto half = [&](const __m256& v, auto upper) {
+        return _mm256_cvtps_pd(upper ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v));
+    };
+    const __m128 lo = _mm256_cvtpd_ps(powf_in_double(
+        half(m, std::false_type{}), half(e, std::false_type{}), half(y, std::false_type{})));
+    const __m128 hi = _mm256_cvtpd_ps(powf_in_double(
+        half(m, std::true_type{}), half(e, std::true_type{}), half(y, std::true_type{})));
+    return _mm256_set_m128(hi, lo);
+}
+#else
+#define T7_OWN_FLOAT_POW_AVX2 0
 #endif
 
 // ---- double pow, AVX-512 (with AVX512DQ) ----------------------------------------
@@ -344,7 +420,7 @@ using PacketF = pe::packet_traits<float>::type;
 #if !T7_OWN_DOUBLE_POW
 T7_INLINE PacketD pow(const PacketD& x, const PacketD& y) { return pow_sleef(x, y); }
 #endif
-#if !defined(EIGEN_VECTORIZE_AVX512)
+#if !defined(EIGEN_VECTORIZE_AVX512) && !T7_OWN_FLOAT_POW_AVX2
 T7_INLINE PacketF pow(const PacketF& x, const PacketF& y) { return pow_sleef(x, y); }
 #endif
 T7_INLINE PacketD tanh(const PacketD& x) { return tanh_sleef(x); }
