@@ -4,7 +4,8 @@
 // 512^3 (5 and 50 calls a round), 2048^3 (one round: slow), 8x30000 @ 30000x1000 (and the same with
 // the large operand transposed), mv 2048^2, bmm of 64 products of 64^3, addr 2048^2 (M + x y^T into
 // a new tensor) and the same update in place (Blas<CPU>::ger alone; Eigen does not thread an outer
-// product: its columns are the same single-threaded update at both counts); float; at 1 and 2
+// product: its columns are the same single-threaded update at both counts); float; and triangular
+// solves of 1024^2 doubles with 64, 256, 1024 right-hand sides against Eigen's TRSM; at 1 and 2
 // threads, on the machine as it is ("quiet") and with two busy sibling processes
 // (bench/busy_siblings.hpp). Every time is the best of `reps` rounds (a round: 1 to 200 calls, by
 // size), the four contenders interleaved round by round, 20 ms apart (libgomp's threads spin for
@@ -69,6 +70,31 @@ int main(int argc, char** argv) {
     const FloatTensor img = filled({512, 512}, 14), k7 = filled({7, 7}, 15);
     const FloatTensor xe = filled({256, 512}, 16), bias = filled({512}, 17);
     FloatTensor yconv(506, 506), ye(256, 512), ytd(64, 64);
+    // Triangular solves (trtrs, the solves of potrs, potri, gesv, inverse), double:
+    // L X = B for a lower triangle of 1024^2 (its diagonal 1024 + ...) and 64, 256
+    // and 1024 right-hand sides; the contender solves a copy of B in place.
+    using DMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    t7::DoubleTensor tri = t7::cast<double>(filled({1024, 1024}, 18));
+    for (int64_t i = 0; i < 1024; ++i) tri.data()[i * 1025] += 1024;
+    std::vector<t7::DoubleTensor> rhs, xs;
+    std::vector<DMat> exs;
+    for (int64_t k : {64, 256, 1024}) {
+        rhs.push_back(t7::cast<double>(filled({1024, k}, unsigned(19 + k))));
+        xs.emplace_back(1024, k);
+        exs.emplace_back(1024, k);
+    }
+    auto trsm_row = [&](size_t i) {
+        const int64_t k = rhs[i].size(1);
+        return Row{
+            "trtrs 1024^2 \\ 1024x" + std::to_string(k) + " (double)",
+            [&, i] { xs[i] = t7::trtrs(rhs[i], tri, 'L').solution; },
+            [&, i, k] {
+                using DMap = Eigen::Map<const DMat>;
+                exs[i] = DMap(rhs[i].data(), 1024, k);
+                DMap(tri.data(), 1024, 1024).triangularView<Eigen::Lower>().solveInPlace(exs[i]);
+            },
+            0, 1};
+    };
 
     using bench::keep;
     std::vector<Row> rows = {
@@ -135,6 +161,7 @@ int main(int argc, char** argv) {
          },
          0, 5},
     };
+    for (size_t i = 0; i < rhs.size(); ++i) rows.push_back(trsm_row(i));
 
     // The rate at which one thread's vectorised sum reads w (the skinny row's B),
     // raced round by round against the skinny product at one thread (below): on a

@@ -447,6 +447,105 @@ TEST_CASE_TEMPLATE("potrs, potri and trtrs by parts of columns: A X = B, same bi
     }
 }
 
+TEST_CASE_TEMPLATE("trtrs by blocks: each triangle, transpose and diagonal, op(A) X = B, same "
+                   "bits on 1 and 2 threads",
+                   T, float, double, std::complex<double>) {
+    KeepThreads keep;
+    t7::manualSeed(48);
+    const double tol = 100 * eps_of<T>();
+    const int64_t n = 300; // blocks of 128, 128 and 44 rows
+    const t7::Tensor<T> g = general<T>(n, n);
+    for (char uplo : {'U', 'L'})
+        for (char trans : {'N', 'T', 'C'})
+            for (char diag : {'N', 'U'}) {
+                CAPTURE(uplo);
+                CAPTURE(trans);
+                CAPTURE(diag);
+                const bool upper = uplo == 'U', unit = diag == 'U';
+                // A: the uplo triangle of g / n and a diagonal in [1, 2]; 1e30 where
+                // trtrs must not read (the other triangle, a unit diagonal). op: op(A)
+                // as trtrs sees it, row-major, for the reference loops.
+                t7::Tensor<T> a(n, n);
+                std::vector<Wide<T>> op(size_t(n * n), Wide<T>(0));
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < n; ++j) {
+                        const T gij = g(i, j);
+                        const bool read = i == j ? !unit : upper == (j > i);
+                        const T v = i == j ? T(1.5 + 0.5 * double(std::real(gij)))
+                                           : T(gij / t7::real_t<T>(n));
+                        a(i, j) = read ? v : T(1e30);
+                        const Wide<T> m = read ? Wide<T>(v) : Wide<T>(i == j ? 1 : 0);
+                        if (trans == 'N')
+                            op[size_t(i * n + j)] = m;
+                        else
+                            op[size_t(j * n + i)] = trans == 'C' ? conj_of(m) : m;
+                    }
+                double opmax = 0;
+                for (const Wide<T>& v : op) opmax = std::max(opmax, std::abs(v));
+                // 20 right-hand sides: Eigen's TRSM by parts; 70: by blocks of rows
+                for (int64_t k : {int64_t(20), int64_t(70)}) {
+                    CAPTURE(k);
+                    const t7::Tensor<T> b = general<T>(n, k), b0 = b.clone(), a0 = a.clone();
+                    t7::setNumThreads(1);
+                    const t7::Tensor<T> x = t7::trtrs(b, a, uplo, trans, diag).solution;
+                    t7::setNumThreads(2);
+                    const uint64_t loops = t7::detail::threaded_loops();
+                    CHECK(same_bits(x, t7::trtrs(b, a, uplo, trans, diag).solution));
+                    if (k == 70) CHECK(t7::detail::threaded_loops() > loops); // on the pool
+                    CHECK(same_bits(a, a0));
+                    CHECK(same_bits(b, b0));
+                    const auto wx = wide(x), wb = wide(b);
+                    CHECK(rel_err(op, false, wx, wb, n, n, k) * max_abs(wb) <
+                          tol * double(n) * opmax * max_abs(wx));
+                }
+            }
+}
+
+TEST_CASE_TEMPLATE("trtrs by blocks: NaN, infinity and zero pivots where read, anything where "
+                   "not; the inputs unchanged",
+                   T, float, double) {
+    const int64_t n = 300, k = 64; // by blocks of rows (Eigen's TRSM below 64 right-hand sides)
+    t7::manualSeed(49);
+    const t7::Tensor<T> g = general<T>(n, n), b = general<T>(n, k);
+    t7::Tensor<T> lower(n, n); // a lower triangle, its diagonal in [1, 2], NaN above it
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j)
+            lower(i, j) = j > i    ? std::numeric_limits<T>::quiet_NaN()
+                          : j == i ? T(1.5 + 0.5 * double(g(i, i)))
+                                   : T(g(i, j) / T(n));
+    const t7::Tensor<T> x = t7::trtrs(b, lower, 'L').solution; // NaN unread
+    CHECK(std::all_of(x.data(), x.data() + x.nElement(), [](T v) { return std::isfinite(v); }));
+    auto bad = [&](int64_t i, int64_t j, T v, char diag, const char* what) {
+        CAPTURE(i);
+        CAPTURE(j);
+        CAPTURE(diag);
+        t7::Tensor<T> a = lower.clone();
+        a(i, j) = v;
+        const t7::Tensor<T> a0 = a.clone(), b0 = b.clone();
+        const auto msg = message_of<t7::Error>([&] { t7::trtrs(b, a, 'L', 'N', diag); });
+        CHECK(msg.find(what) != std::string::npos);
+        CHECK(same_bits(a, a0));
+        CHECK(same_bits(b, b0));
+    };
+    bad(n - 1, 3, std::numeric_limits<T>::quiet_NaN(), 'N', "NaN or infinity");
+    bad(200, 200, std::numeric_limits<T>::infinity(), 'N', "NaN or infinity");
+    bad(200, 200, T(0), 'N', "is singular (A(200,200) is zero)");
+    // a unit diagonal is not read: zero, infinity or NaN there changes nothing
+    for (T v : {T(0), std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN()}) {
+        t7::Tensor<T> a = lower.clone();
+        a(7, 7) = v;
+        t7::Tensor<T> ones = lower.clone();
+        for (int64_t i = 0; i < n; ++i) ones(i, i) = T(1);
+        CHECK(same_bits(t7::trtrs(b, a, 'L', 'N', 'U').solution,
+                        t7::trtrs(b, ones, 'L', 'N', 'N').solution));
+    }
+    t7::Tensor<T> bn = b.clone();
+    bn(5, 63) = std::numeric_limits<T>::quiet_NaN();
+    const auto msg = message_of<t7::Error>([&] { t7::trtrs(bn, lower, 'L'); });
+    CHECK(msg.find("trtrs: the matrix of size 300x64 contains NaN or infinity") !=
+          std::string::npos);
+}
+
 TEST_CASE_TEMPLATE("gesv and inverse by blocks: singular matrices, the inputs unchanged", T, float,
                    double, std::complex<double>) {
     t7::manualSeed(46);

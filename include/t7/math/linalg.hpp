@@ -151,9 +151,13 @@ void require_square(const Tensor<T, D>& a, const char* op, const char* name) {
                          a.sizes());
 }
 template <class T, class D>
-void require_finite(const EMatrix<T>& m, const char* op, const Tensor<T, D>& t) {
-    if (!m.allFinite())
+void require_finite(const T* p, int64_t count, const char* op, const Tensor<T, D>& t) {
+    if (!Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>(p, count).allFinite())
         fail<Error>(op, ": the matrix of size ", t.sizes(), " contains NaN or infinity");
+}
+template <class T, class D>
+void require_finite(const EMatrix<T>& m, const char* op, const Tensor<T, D>& t) {
+    require_finite(m.data(), int64_t(m.size()), op, t);
 }
 
 // LU with partial pivoting, rejecting matrices singular to working precision: a
@@ -239,18 +243,29 @@ Tensor<T, D> potrs(const Tensor<T, D>& B, const Tensor<T, D>& chol, char uplo = 
     const bool upper = detail::upper_of(uplo, "potrs");
     detail::require_workspace<T>("potrs",
                                  detail::ws_add(detail::ws_of(1, chol), detail::ws_of(1, B)));
+    if constexpr (!is_complex_v<T>)
+        if (B.dim() == 2 && detail::eig::blocked_trsm_fits<T>(chol.size(0), B.size(1))) {
+            // B's copy solved in place, in its row-major layout, the factor read where it
+            // is: U^T (L^T) is U's (L's) triangle with the strides swapped.
+            const Tensor<T, D> c = chol.contiguous();
+            Tensor<T, D> x = B.clone();
+            const int64_t n = c.size(0), k = x.size(1);
+            const int64_t lower_rs = upper ? 1 : n, lower_cs = upper ? n : 1; // U^T or L
+            detail::eig::blocked_trsm(c.data(), lower_rs, lower_cs, true, false, n, x.data(), k,
+                                      int64_t(1), k);
+            detail::eig::blocked_trsm(c.data(), lower_cs, lower_rs, false, false, n, x.data(), k,
+                                      int64_t(1), k);
+            return x;
+        }
     const detail::EMatrix<T> c = detail::to_eigen(chol);
     detail::EMatrix<T> x = detail::to_eigen(B);
-    const double work = double(c.rows()) * double(c.rows()) * double(x.cols());
-    detail::eig::for_column_parts(x, work, [&](auto xp) {
-        if (upper) { // U^H U x = b (U^T for real U)
-            c.template triangularView<Eigen::Upper>().adjoint().solveInPlace(xp);
-            c.template triangularView<Eigen::Upper>().solveInPlace(xp);
-        } else { // L L^H x = b
-            c.template triangularView<Eigen::Lower>().solveInPlace(xp);
-            c.template triangularView<Eigen::Lower>().adjoint().solveInPlace(xp);
-        }
-    });
+    if (upper) { // U^H U x = b (U^T for real U)
+        detail::eig::triangular_solve<Eigen::Upper, true>(c, x);
+        detail::eig::triangular_solve<Eigen::Upper, false>(c, x);
+    } else { // L L^H x = b
+        detail::eig::triangular_solve<Eigen::Lower, false>(c, x);
+        detail::eig::triangular_solve<Eigen::Lower, true>(c, x);
+    }
     return B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x);
 }
 
