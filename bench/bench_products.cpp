@@ -5,20 +5,23 @@
 // the large operand transposed), mv 2048^2, bmm of 64 products of 64^3, addr 2048^2 (M + x y^T into
 // a new tensor) and the same update in place (Blas<CPU>::ger alone; Eigen does not thread an outer
 // product: its columns are the same single-threaded update at both counts); float; and triangular
-// solves of 1024^2 doubles with 64, 256, 1024 right-hand sides against Eigen's TRSM; at 1 and 2
+// solves of 1024^2 doubles with 64, 256, 1024 right-hand sides against Eigen's TRSM; trtrs, potrs
+// and gesv of 32^2 and 256^2 doubles with 1 and n right-hand sides against Eigen; at 1 and 2
 // threads, on the machine as it is ("quiet") and with two busy sibling processes
 // (bench/busy_siblings.hpp). Every time is the best of `reps` rounds (a round: 1 to 200 calls, by
 // size), the four contenders interleaved round by round, 20 ms apart (libgomp's threads spin for
 // milliseconds after a region); the ratios also of the rounds' medians (busy, a round runs on a
 // whole core or on half of one, by the scheduler's turns: the best of a few rounds is luck). Also
 // the rate at which a vectorised sum (one thread) reads the skinny product's large operand: the
-// skinny kernels' target is 70 % of it. Usage: bench_products [reps].
+// skinny kernels' target is 70 % of it. Usage: bench_products [reps] [filter] (only the rows whose
+// name contains filter).
 #include "busy_siblings.hpp"
 #include "timing.hpp"
 
 #include <t7/t7.hpp>
 
 #include <Eigen/Core>
+#include <Eigen/LU>
 
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +60,7 @@ struct Row {
 
 int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 7;
+    const std::string filter = argc > 2 ? argv[2] : "";
     const FloatTensor a64 = filled({64, 64}, 1), b64 = filled({64, 64}, 2);
     const FloatTensor a512 = filled({512, 512}, 3), b512 = filled({512, 512}, 4);
     const FloatTensor a2k = filled({2048, 2048}, 5), b2k = filled({2048, 2048}, 6);
@@ -163,6 +167,53 @@ int main(int argc, char** argv) {
     };
     for (size_t i = 0; i < rhs.size(); ++i) rows.push_back(trsm_row(i));
 
+    // Small and medium solves (A of 2^10 and 2^16 doubles; 1 and n right-hand
+    // sides): trtrs (L X = B), potrs (L L^T X = B, L as the factor) and gesv (A =
+    // L + L^T: LU, its condition estimate, the solves) against Eigen on the same
+    // memory (a copy of B solved in place; PartialPivLU and its solve).
+    struct Solve {
+        int64_t n, k;
+        t7::DoubleTensor l, a, b, x;
+        DMat ex;
+    };
+    std::vector<Solve> solves;
+    for (int64_t n : {32, 256})
+        for (int64_t k : {int64_t(1), n}) {
+            t7::DoubleTensor l = t7::tril(t7::cast<double>(filled({n, n}, unsigned(40 + n))));
+            for (int64_t i = 0; i < n; ++i) l.data()[i * (n + 1)] += double(n);
+            t7::DoubleTensor a = t7::eval(l + l.t());
+            solves.push_back({n, k, l, a, t7::cast<double>(filled({n, k}, unsigned(50 + k))),
+                              t7::DoubleTensor(n, k), DMat(n, k)});
+        }
+    for (Solve& q : solves) {
+        using DMap = Eigen::Map<const DMat>;
+        const std::string size = std::to_string(q.n) + "^2 \\ " + std::to_string(q.n) + "x" +
+                                 std::to_string(q.k) + " (double)";
+        const int inner = q.n == 32 ? 200 : q.k == 1 ? 50 : 5;
+        auto copy_b = [&q] { q.ex = DMap(q.b.data(), q.n, q.k); };
+        rows.push_back(
+            {"trtrs " + size, [&q] { q.x = t7::trtrs(q.b, q.l, 'L').solution; },
+             [&q, copy_b] {
+                 copy_b();
+                 DMap(q.l.data(), q.n, q.n).triangularView<Eigen::Lower>().solveInPlace(q.ex);
+             },
+             0, inner});
+        rows.push_back({"potrs " + size, [&q] { q.x = t7::potrs(q.b, q.l, 'L'); },
+                        [&q, copy_b] {
+                            copy_b();
+                            const DMap l(q.l.data(), q.n, q.n);
+                            l.triangularView<Eigen::Lower>().solveInPlace(q.ex);
+                            l.triangularView<Eigen::Lower>().transpose().solveInPlace(q.ex);
+                        },
+                        0, inner});
+        rows.push_back({"gesv " + size, [&q] { q.x = t7::gesv(q.b, q.a).solution; },
+                        [&q] {
+                            const Eigen::PartialPivLU<DMat> lu(DMap(q.a.data(), q.n, q.n));
+                            q.ex = lu.solve(DMap(q.b.data(), q.n, q.k));
+                        },
+                        0, inner});
+    }
+
     // The rate at which one thread's vectorised sum reads w (the skinny row's B),
     // raced round by round against the skinny product at one thread (below): on a
     // shared VM the two measured minutes apart moved 53-113 % (2026-11-30).
@@ -170,7 +221,8 @@ int main(int argc, char** argv) {
         keep(Eigen::Map<const Eigen::VectorXf>(w.data(), w.nElement()).sum());
     };
     const double wbytes = double(w.nElement()) * sizeof(float);
-    std::printf("best of %d rounds (the 2048^3 row: 1), ms; ratio = 2 threads / 1 thread, of the "
+    std::printf("best of %d rounds (the 2048^3 row: 1), ms (4 significant digits); ratio = 2 "
+                "threads / 1 thread, of the "
                 "best times / of the median ones\n",
                 reps);
     std::printf("| product | load | t7 1 thr | t7 2 thr | ratio | Eigen+OpenMP 1 thr | "
@@ -179,6 +231,7 @@ int main(int argc, char** argv) {
         bench::BusySiblings siblings;
         if (busy) siblings.start(busy);
         for (const Row& r : rows) {
+            if (r.name.find(filter) == std::string::npos) continue;
             auto at = [&r](int threads, const std::function<void()>& f) {
                 return std::function<void()>([threads, &f, &r] {
                     t7::setNumThreads(threads);
@@ -197,11 +250,11 @@ int main(int argc, char** argv) {
                 t.push_back(bench::best_of(x) / double(r.inner));
                 med.push_back(bench::median_of(x) / double(r.inner));
             }
-            std::printf("| %s | %s | %.3f | %.3f | %.2f / %.2f |", r.name.c_str(),
+            std::printf("| %s | %s | %.4g | %.4g | %.2f / %.2f |", r.name.c_str(),
                         busy ? "busy" : "quiet", t[0] * 1e3, t[1] * 1e3, t[1] / t[0],
                         med[1] / med[0]);
             if (r.eigen)
-                std::printf(" %.3f | %.3f | %.2f / %.2f |\n", t[2] * 1e3, t[3] * 1e3, t[3] / t[2],
+                std::printf(" %.4g | %.4g | %.2f / %.2f |\n", t[2] * 1e3, t[3] * 1e3, t[3] / t[2],
                             med[3] / med[2]);
             else
                 std::printf(" - | - | - |\n");

@@ -575,6 +575,68 @@ TEST_CASE_TEMPLATE("gesv and inverse by blocks: singular matrices, the inputs un
     }
 }
 
+TEST_CASE_TEMPLATE("gesv, inverse, potrs and trtrs: strided, reversed, 1-D and empty right-hand "
+                   "sides, solved in place of a copy",
+                   T, float, double, std::complex<double>) {
+    KeepThreads keep;
+    t7::setNumThreads(1);
+    t7::manualSeed(53);
+    const double tol = 100 * eps_of<T>();
+    // n 7 and 40: Eigen's TRSM on maps of the tensors' memory (both storage orders
+    // of the triangle: the factor, and its transpose); 300 with 70 right-hand
+    // sides: blocked_trsm for float and double.
+    for (int64_t n : {int64_t(7), int64_t(40), int64_t(300)}) {
+        const int64_t k = n == 300 ? 70 : 3;
+        CAPTURE(n);
+        const t7::Tensor<T> a = hpd<T>(n), u = t7::potrf(a, 'U'), l = t7::potrf(a, 'L');
+        const t7::Tensor<T> bt = general<T>(k, n), b = bt.t(), bc = b.contiguous();
+        const t7::Tensor<T> bf = t7::flip(bc, {0, 1}), bt0 = bt.clone();
+        REQUIRE(b.stride(0) == 1);
+        REQUIRE(bf.stride(0) < 0);
+        const auto wa = wide(a), wb = wide(bc), wu = wide(u);
+        const double amax = max_abs(wa);
+        const t7::Tensor<T> x = t7::gesv(bc, a).solution;
+        CHECK(x.sizes() == t7::Shape{n, k});
+        const auto wx = wide(x);
+        CHECK(rel_err(wa, false, wx, wb, n, n, k) < tol * double(n) * amax * max_abs(wx));
+        CHECK(same_bits(t7::gesv(b, a).solution, x));
+        CHECK(same_bits(t7::gesv(bf, a).solution, t7::gesv(bf.contiguous(), a).solution));
+        const t7::Tensor<T> xu = t7::potrs(bc, u, 'U'), xl = t7::potrs(bc, l, 'L');
+        for (const t7::Tensor<T>* xp : {&xu, &xl}) {
+            const auto w = wide(*xp);
+            CHECK(rel_err(wa, false, w, wb, n, n, k) < tol * double(n) * amax * max_abs(w));
+        }
+        CHECK(same_bits(t7::potrs(b, u, 'U'), xu));
+        CHECK(same_bits(t7::potrs(bf, l, 'L'), t7::potrs(bf.contiguous(), l, 'L')));
+        // U^H X = B ('C'), and U^T X = B ('T': conj(U)^H, the same for real U)
+        const t7::Tensor<T> xh = t7::trtrs(b, u, 'U', 'C').solution;
+        CHECK(rel_err(wu, true, wide(xh), wb, n, n, k) <
+              tol * double(n) * max_abs(wu) * max_abs(wide(xh)));
+        const t7::Tensor<T> xt = t7::trtrs(b, u, 'U', 'T').solution;
+        CHECK(rel_err(wide(t7::Tensor<T>(t7::eval(t7::conj(u)))), true, wide(xt), wb, n, n, k) <
+              tol * double(n) * max_abs(wu) * max_abs(wide(xt)));
+        CHECK(same_bits(t7::trtrs(bc, u, 'U', 'C').solution, xh));
+        // a 1-D right-hand side of stride k, and a reversed one
+        const t7::Tensor<T> col = bc.select(1, k - 1), rev = t7::flip(col, {0});
+        const t7::Tensor<T> x1 = t7::gesv(col, a).solution;
+        CHECK(x1.sizes() == t7::Shape{n});
+        CHECK(same_bits(x1, t7::gesv(col.contiguous(), a).solution));
+        CHECK(same_bits(t7::gesv(rev, a).solution, t7::gesv(rev.contiguous(), a).solution));
+        CHECK(same_bits(t7::potrs(rev, u), t7::potrs(rev.contiguous(), u)));
+        // no right-hand side: an n x 0 solution
+        const t7::Tensor<T> none(n, 0);
+        CHECK(t7::gesv(none, a).solution.sizes() == t7::Shape{n, 0});
+        CHECK(t7::potrs(none, u).sizes() == t7::Shape{n, 0});
+        CHECK(t7::trtrs(none, u).solution.sizes() == t7::Shape{n, 0});
+        // inverse(A) A = I
+        const auto wi = wide(t7::inverse(a));
+        std::vector<Wide<T>> id(size_t(n * n), Wide<T>(0));
+        for (int64_t i = 0; i < n; ++i) id[size_t(i * n + i)] = 1;
+        CHECK(rel_err(wa, false, wi, id, n, n, n) < tol * double(n) * amax * max_abs(wi));
+        CHECK(same_bits(bt, bt0)); // the inputs unchanged
+    }
+}
+
 TEST_CASE("the decompositions leave Eigen's and OpenMP's thread settings as they were") {
     const int eigen_threads = Eigen::nbThreads();
 #if defined(_OPENMP)

@@ -75,30 +75,6 @@ Reflectors<T> reflectors(const Tensor<T, D>& m, const Tensor<T, D>& tau, const c
     return r;
 }
 
-// trtrs of real A and B where blocked_trsm serves it (the checks and errors of
-// trtrs below): the copy of A that trtrs returns is the one the solve reads (only
-// its uplo triangle, and its diagonal unless unit), and B's copy is solved in its
-// row-major layout; no other copy.
-template <class T, class D>
-TrtrsResult<T, D> trtrs_blocked(const Tensor<T, D>& B, const Tensor<T, D>& A, bool upper, bool tr,
-                                bool unit) {
-    Tensor<T, D> a = A.clone();
-    const int64_t n = a.size(0), k = B.size(1);
-    const T* p = a.data();
-    for (int64_t i = 0; i < n; ++i) { // the elements read: row i's part of the triangle
-        const int64_t j0 = upper ? i + int64_t(unit) : 0, j1 = upper ? n : i + 1 - int64_t(unit);
-        require_finite(p + i * n + j0, j1 - j0, "trtrs", A);
-    }
-    for (int64_t i = 0; i < n && !unit; ++i)
-        if (p[i * n + i] == T(0))
-            fail<Error>("trtrs: the triangular matrix of size ", A.sizes(), " is singular (A(", i,
-                        ",", i, ") is zero)");
-    Tensor<T, D> x = B.clone();
-    require_finite(x.data(), x.nElement(), "trtrs", B);
-    // op(A) lower: A lower, or A^T of an upper A (A's strides swapped).
-    eig::blocked_trsm(p, tr ? 1 : n, tr ? n : 1, upper == tr, unit, n, x.data(), k, int64_t(1), k);
-    return {x, a};
-}
 } // namespace detail
 
 // Solves op(A) X = B for triangular A (n x n; B n x k, or n giving a 1-D X):
@@ -123,34 +99,27 @@ TrtrsResult<T, D> trtrs(const Tensor<T, D>& B, const Tensor<T, D>& A, char uplo 
     else if (diag != 'N' && diag != 'n')
         detail::fail<Error>("trtrs: diag must be 'N' or 'U', got '", diag, "'");
     detail::require_workspace<T>("trtrs", detail::ws_add(detail::ws_of(2, A), detail::ws_of(2, B)));
-    if constexpr (!is_complex_v<T>)
-        if (B.dim() == 2 && detail::eig::blocked_trsm_fits<T>(A.size(0), B.size(1)))
-            return detail::trtrs_blocked(B, A, upper, tr, unit);
-    detail::EMatrix<T> a = detail::to_eigen(A);
-    const Eigen::Index n = a.rows();
-    if (unit) a.diagonal().setOnes();
-    if (upper)
-        a.template triangularView<Eigen::StrictlyLower>().setZero();
-    else
-        a.template triangularView<Eigen::StrictlyUpper>().setZero();
-    detail::require_finite(a, "trtrs", A);
-    for (Eigen::Index i = 0; i < n; ++i)
-        if (a(i, i) == T(0))
+    // The copy of A that trtrs returns is the one the solve reads (only its uplo
+    // triangle, and its diagonal unless unit: those are checked), and B's copy is
+    // solved in place; no other copy.
+    Tensor<T, D> a = A.clone();
+    const int64_t n = a.size(0), k = B.dim() == 1 ? 1 : B.size(1);
+    const T* p = a.data();
+    for (int64_t i = 0; i < n; ++i) { // the elements read: row i's part of the triangle
+        const int64_t j0 = upper ? i + int64_t(unit) : 0, j1 = upper ? n : i + 1 - int64_t(unit);
+        detail::require_finite(p + i * n + j0, j1 - j0, "trtrs", A);
+    }
+    for (int64_t i = 0; i < n && !unit; ++i)
+        if (p[i * n + i] == T(0))
             detail::fail<Error>("trtrs: the triangular matrix of size ", A.sizes(),
                                 " is singular (A(", i, ",", i, ") is zero)");
-    detail::EMatrix<T> x = detail::to_eigen(B);
-    detail::require_finite(x, "trtrs", B);
-    if constexpr (is_complex_v<T>)
-        if (op == detail::TransOp::transpose) // A^T = conj(A)^H
-            a = a.conjugate();
-    if (upper)
-        tr ? detail::eig::triangular_solve<Eigen::Upper, true>(a, x)
-           : detail::eig::triangular_solve<Eigen::Upper, false>(a, x);
-    else
-        tr ? detail::eig::triangular_solve<Eigen::Lower, true>(a, x)
-           : detail::eig::triangular_solve<Eigen::Lower, false>(a, x);
-    return {B.dim() == 1 ? detail::vector_tensor<T>(x.col(0)) : detail::matrix_tensor<T>(x),
-            A.clone()};
+    Tensor<T, D> x = B.clone();
+    detail::require_finite(x.data(), x.nElement(), "trtrs", B);
+    // op(A) lower: A lower, or A^T of an upper A (A's strides swapped); A^H is
+    // conj(A^T).
+    detail::eig::solve_rows(p, tr ? 1 : n, tr ? n : 1, upper == tr, unit,
+                            is_complex_v<T> && op == detail::TransOp::adjoint, n, x.data(), k);
+    return {x, a};
 }
 
 // Pivoted Cholesky of a symmetric (complex: Hermitian) positive semi-definite matrix

@@ -208,18 +208,6 @@ private:
     };
 };
 
-// f(columns) for the columns of x in parts of decomp_part (the right-hand sides
-// of a triangular solve, each solved apart), on the pool for `work`
-// multiply-adds: the parts are fixed by the shape, so the bits by no thread count.
-template <class T, class F>
-void for_column_parts(ColMatrix<T>& x, double work, F&& f) {
-    const int64_t k = x.cols();
-    for_parts((k + decomp_part - 1) / decomp_part, work, [&](int64_t p) {
-        const int64_t c0 = p * decomp_part, c1 = std::min(k, c0 + decomp_part);
-        f(x.middleCols(c0, c1 - c0));
-    });
-}
-
 // Rows of a diagonal block of blocked_trsm, and the fewest right-hand sides for
 // which it beats Eigen's TRSM (Zen 3, doubles, n 512 and 1024, one thread: 0.5-0.8x
 // below 16 right-hand sides, 0.9-1.0x at 16 and 32, at par at 64, 1.15-1.35x from
@@ -233,8 +221,8 @@ using RowMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen
 
 // X = T^-1 X for float and double: T n x n triangular (lower, or upper), read at t
 // with strides (rs, cs) (A^T: A's strides swapped), its diagonal taken as ones
-// when `unit`; X n x k at x, row-major (xcs 1: a tensor's own layout) or
-// column-major (xrs 1). Left-looking by blocks of trsm_block rows (lower: from
+// when `unit`; X n x k row-major at x (a tensor's own layout, rows k apart).
+// Left-looking by blocks of trsm_block rows (lower: from
 // the top; upper: from the bottom): a block's rows first take the solved rows'
 // part, one product over all the right-hand sides (tensor7's GEMM on the pool),
 // then its own solve, Eigen's TRSM by parts of columns on a column-major copy of
@@ -246,40 +234,30 @@ using RowMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen
 // and parts, gemm_packed's own split).
 template <class T>
 void blocked_trsm(const T* t, int64_t rs, int64_t cs, bool lower, bool unit, int64_t n, T* x,
-                  int64_t xrs, int64_t xcs, int64_t k) {
+                  int64_t k) {
     ColMatrix<T> diag(std::min(n, trsm_block), std::min(n, trsm_block));
     const int64_t blocks = (n + trsm_block - 1) / trsm_block;
     for (int64_t step = 0; step < blocks; ++step) {
         const int64_t b = lower ? step : blocks - 1 - step;
         const int64_t i0 = b * trsm_block, ib = std::min(trsm_block, n - i0);
-        // X[block] -= T[block, solved] X[solved]; gemm_packed's C has a unit column
-        // stride: X's block itself (row-major), or its transpose.
+        // X[block] -= T[block, solved] X[solved]
         const int64_t s0 = lower ? 0 : i0 + ib, solved = lower ? i0 : n - i0 - ib;
         const T* ts = t + i0 * rs + s0 * cs;
-        if (solved > 0 && xcs == 1)
-            gemm_packed(ib, k, solved, T(-1), ts, rs, cs, x + s0 * xrs, xrs, int64_t(1), T(1),
-                        x + i0 * xrs, xrs, gemm_parts(ib, k, solved) > 1);
-        else if (solved > 0)
-            gemm_packed(k, ib, solved, T(-1), x + s0, xcs, int64_t(1), ts, cs, rs, T(1), x + i0,
-                        xcs, gemm_parts(k, ib, solved) > 1);
+        if (solved > 0)
+            gemm_packed(ib, k, solved, T(-1), ts, rs, cs, x + s0 * k, k, int64_t(1), T(1),
+                        x + i0 * k, k, gemm_parts(ib, k, solved) > 1);
         auto d = diag.topLeftCorner(ib, ib);
         for (int64_t c = 0; c < ib; ++c)
             for (int64_t r = 0; r < ib; ++r) d(r, c) = t[(i0 + r) * rs + (i0 + c) * cs];
         if (unit) d.diagonal().setOnes();
-        auto solve = [&](auto xp) {
-            if (lower)
-                d.template triangularView<Eigen::Lower>().solveInPlace(xp);
-            else
-                d.template triangularView<Eigen::Upper>().solveInPlace(xp);
-        };
         for_parts((k + decomp_part - 1) / decomp_part, double(ib) * double(ib) * double(k) / 2,
                   [&](int64_t p) {
                       const int64_t c0 = p * decomp_part, cols = std::min(k - c0, decomp_part);
-                      T* xp = x + i0 * xrs + c0 * xcs;
-                      if (xcs == 1)
-                          solve(RowMap<T>(xp, ib, cols, Eigen::OuterStride<>(xrs)));
+                      RowMap<T> xp(x + i0 * k + c0, ib, cols, Eigen::OuterStride<>(k));
+                      if (lower)
+                          d.template triangularView<Eigen::Lower>().solveInPlace(xp);
                       else
-                          solve(ColMap<T>(xp, ib, cols, Eigen::OuterStride<>(xcs)));
+                          d.template triangularView<Eigen::Upper>().solveInPlace(xp);
                   });
     }
 }
@@ -295,36 +273,57 @@ constexpr bool blocked_trsm_fits(int64_t n, int64_t k) {
 #endif
 }
 
-// X = op(A)^-1 X for a triangle of a (column-major, n x n): Mode is Eigen's
-// (Lower, Upper, UnitLower, UnitUpper), op(A) = A^H when Adjoint; X n x k
-// column-major. The right-hand sides in parts on the pool, each part one Eigen
-// TRSM; by blocked_trsm where it fits. The bits do not depend on the thread count.
-template <int Mode, bool Adjoint, class T>
-void triangular_solve(const ColMatrix<T>& a, ColMatrix<T>& x) {
-    const int64_t n = a.rows(), k = x.cols();
-    if constexpr (!is_complex_v<T>)
-        if (blocked_trsm_fits<T>(n, k)) {
-            constexpr bool lower = ((Mode & Eigen::Lower) != 0) != Adjoint; // A^T's other triangle
-            blocked_trsm(a.data(), Adjoint ? n : 1, Adjoint ? 1 : n, lower,
-                         (Mode & Eigen::UnitDiag) != 0, n, x.data(), int64_t(1), n, k);
-            return;
-        }
-    for_column_parts(x, double(n) * double(n) * double(k) / 2, [&](auto xp) {
-        if constexpr (Adjoint)
-            a.template triangularView<Mode>().adjoint().solveInPlace(xp);
-        else
-            a.template triangularView<Mode>().solveInPlace(xp);
-    });
-}
-
-// X = A^-1 B from A's LU (Eigen's PartialPivLU::solve: P, then the two
-// triangular solves).
 template <class T>
-ColMatrix<T> lu_solve(const Eigen::PartialPivLU<ColMatrix<T>>& lu, const ColMatrix<T>& b) {
-    ColMatrix<T> x = lu.permutationP() * b;
-    triangular_solve<Eigen::UnitLower, false>(lu.matrixLU(), x);
-    triangular_solve<Eigen::Upper, false>(lu.matrixLU(), x);
-    return x;
+using ConstRowMap =
+    Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+               Eigen::Unaligned, Eigen::OuterStride<>>;
+template <class T>
+using ConstColMap = Eigen::Map<const ColMatrix<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+// X = T^-1 X, or conj(T)^-1 X when `conj`, for every type and size, in place and
+// without a copy: T n x n triangular (lower, or upper) read at t with strides
+// (rs, cs), one of them 1 (a contiguous matrix; its transpose is the strides
+// swapped), its diagonal taken as ones when `unit`; X n x k row-major at x (a
+// tensor's own layout, rows k apart). By blocked_trsm where it fits, else Eigen's
+// TRSM on maps of the memory, the right-hand sides in parts of decomp_part on the
+// pool. (Copying T and X column-major first took 3x Eigen's own solve at 32^2 and
+// 256^2.) The bits do not depend on the thread count.
+template <class T>
+void solve_rows(const T* t, int64_t rs, int64_t cs, bool lower, bool unit,
+                [[maybe_unused]] bool conj, int64_t n, T* x, int64_t k) {
+    if (n == 0 || k == 0) return;
+    if constexpr (!is_complex_v<T>)
+        if (blocked_trsm_fits<T>(n, k)) return blocked_trsm(t, rs, cs, lower, unit, n, x, k);
+    // conj(T) X = B is T conj(X) = conj(B): X conjugated before and after (a pass
+    // over X, not Eigen's solve instantiated once more for each conjugated mode).
+    auto flip = [&] {
+        if constexpr (is_complex_v<T>)
+            if (conj) {
+                auto xs = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(x, n * k);
+                xs = xs.conjugate();
+            }
+    };
+    auto solve = [&](const auto& tm) {
+        for_parts((k + decomp_part - 1) / decomp_part, double(n) * double(n) * double(k) / 2,
+                  [&](int64_t p) {
+                      const int64_t c0 = p * decomp_part, cols = std::min(k - c0, decomp_part);
+                      RowMap<T> xp(x + c0, n, cols, Eigen::OuterStride<>(k));
+                      if (lower && unit)
+                          tm.template triangularView<Eigen::UnitLower>().solveInPlace(xp);
+                      else if (lower)
+                          tm.template triangularView<Eigen::Lower>().solveInPlace(xp);
+                      else if (unit)
+                          tm.template triangularView<Eigen::UnitUpper>().solveInPlace(xp);
+                      else
+                          tm.template triangularView<Eigen::Upper>().solveInPlace(xp);
+                  });
+    };
+    flip();
+    if (cs == 1)
+        solve(ConstRowMap<T>(t, n, n, Eigen::OuterStride<>(rs)));
+    else
+        solve(ConstColMap<T>(t, n, n, Eigen::OuterStride<>(cs)));
+    flip();
 }
 
 } // namespace t7::detail::eig
