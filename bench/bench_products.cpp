@@ -190,26 +190,36 @@ int main(int argc, char** argv) {
         const std::string size = std::to_string(q.n) + "^2 \\ " + std::to_string(q.n) + "x" +
                                  std::to_string(q.k) + " (double)";
         const int inner = q.n == 32 ? 200 : q.k == 1 ? 50 : 5;
-        auto copy_b = [&q] { q.ex = DMap(q.b.data(), q.n, q.k); };
-        rows.push_back(
-            {"trtrs " + size, [&q] { q.x = t7::trtrs(q.b, q.l, 'L').solution; },
-             [&q, copy_b] {
-                 copy_b();
-                 DMap(q.l.data(), q.n, q.n).triangularView<Eigen::Lower>().solveInPlace(q.ex);
-             },
-             0, inner});
+        // Eigen's solve on a copy of B: a vector for one right-hand side (Eigen's
+        // vector solve, as a program with a VectorXd gets), else the matrix.
+        auto on_copy = [&q](auto solve) {
+            q.ex = DMap(q.b.data(), q.n, q.k);
+            if (q.k == 1) {
+                Eigen::Map<Eigen::VectorXd> v(q.ex.data(), q.n);
+                solve(v);
+            } else {
+                solve(q.ex);
+            }
+        };
+        const DMap l(q.l.data(), q.n, q.n);
+        rows.push_back({"trtrs " + size, [&q] { q.x = t7::trtrs(q.b, q.l, 'L').solution; },
+                        [on_copy, l] {
+                            on_copy(
+                                [&](auto& x) { l.triangularView<Eigen::Lower>().solveInPlace(x); });
+                        },
+                        0, inner});
         rows.push_back({"potrs " + size, [&q] { q.x = t7::potrs(q.b, q.l, 'L'); },
-                        [&q, copy_b] {
-                            copy_b();
-                            const DMap l(q.l.data(), q.n, q.n);
-                            l.triangularView<Eigen::Lower>().solveInPlace(q.ex);
-                            l.triangularView<Eigen::Lower>().transpose().solveInPlace(q.ex);
+                        [on_copy, l] {
+                            on_copy([&](auto& x) {
+                                l.triangularView<Eigen::Lower>().solveInPlace(x);
+                                l.triangularView<Eigen::Lower>().transpose().solveInPlace(x);
+                            });
                         },
                         0, inner});
         rows.push_back({"gesv " + size, [&q] { q.x = t7::gesv(q.b, q.a).solution; },
-                        [&q] {
+                        [&q, on_copy] {
                             const Eigen::PartialPivLU<DMat> lu(DMap(q.a.data(), q.n, q.n));
-                            q.ex = lu.solve(DMap(q.b.data(), q.n, q.k));
+                            on_copy([&](auto& x) { x = lu.solve(x); });
                         },
                         0, inner});
     }

@@ -623,6 +623,15 @@ TEST_CASE_TEMPLATE("gesv, inverse, potrs and trtrs: strided, reversed, 1-D and e
         CHECK(same_bits(x1, t7::gesv(col.contiguous(), a).solution));
         CHECK(same_bits(t7::gesv(rev, a).solution, t7::gesv(rev.contiguous(), a).solution));
         CHECK(same_bits(t7::potrs(rev, u), t7::potrs(rev.contiguous(), u)));
+        // one right-hand side (Eigen's vector solve): U^H x = b, L L^H x = b
+        const auto wc = wide(col.contiguous());
+        const t7::Tensor<T> xc = t7::trtrs(col, u, 'U', 'C').solution, xp = t7::potrs(col, l, 'L');
+        CHECK(rel_err(wu, true, wide(xc), wc, n, n, 1) <
+              tol * double(n) * max_abs(wu) * max_abs(wide(xc)));
+        CHECK(rel_err(wa, false, wide(xp), wc, n, n, 1) <
+              tol * double(n) * amax * max_abs(wide(xp)));
+        CHECK(rel_err(wa, false, wide(x1), wc, n, n, 1) <
+              tol * double(n) * amax * max_abs(wide(x1)));
         // no right-hand side: an n x 0 solution
         const t7::Tensor<T> none(n, 0);
         CHECK(t7::gesv(none, a).solution.sizes() == t7::Shape{n, 0});
