@@ -9,7 +9,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
+#if defined(__linux__)
+#include <sys/sysinfo.h>
+#endif
 
 namespace {
 
@@ -350,3 +354,21 @@ TEST_CASE("linear algebra refuses a workspace that cannot be had, before Eigen")
     test_util::fill_values(sq, {4, 1, 1, 3});
     CHECK(t7::potrf(sq).nElement() == 4);
 }
+
+#if defined(__linux__)
+TEST_CASE("system_memory_bytes: memory and swap, or the control group's limit, as the system "
+          "says") {
+    struct sysinfo si {};
+    REQUIRE(sysinfo(&si) == 0);
+    uint64_t want = (uint64_t(si.totalram) + uint64_t(si.totalswap)) * si.mem_unit;
+    if (std::FILE* f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {
+        unsigned long long x = 0;
+        if (std::fscanf(f, "%llu", &x) == 1 && x < want) want = x;
+        std::fclose(f);
+    }
+    // the first call asks the system, the next ones (within a second) its answer
+    const uint64_t first = t7::detail::system_memory_bytes();
+    CHECK(first == want);
+    for (int i = 0; i < 1000; ++i) REQUIRE(t7::detail::system_memory_bytes() == want);
+}
+#endif

@@ -15,6 +15,8 @@
 #include "error.hpp"
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -172,9 +174,18 @@ namespace detail {
 inline constexpr uint64_t max_alloc_bytes = uint64_t(1) << 62;
 
 // The memory this process can have: physical memory plus swap, or the control
-// group's limit (cgroup v2 memory.max) when lower (Linux); 0 when unknown.
+// group's limit (cgroup v2 memory.max) when lower (Linux); 0 when unknown. The
+// totals are asked of the system (sysinfo, a system call: 0.6-0.7 us here, a
+// quarter of a trtrs of 32^2) at most once a second.
 inline uint64_t system_memory_bytes() {
 #if defined(__linux__)
+    static std::atomic<uint64_t> cached{0};
+    static std::atomic<int64_t> cached_at{0}; // steady_clock nanoseconds; 0: never
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    const int64_t at = cached_at.load(std::memory_order_acquire);
+    if (at != 0 && now - at < 1'000'000'000) return cached.load(std::memory_order_relaxed);
     static const uint64_t cgroup_limit = [] {
         uint64_t v = 0;
         if (std::FILE* f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {
@@ -190,6 +201,8 @@ inline uint64_t system_memory_bytes() {
             (unsigned __int128)(uint64_t(si.totalram) + uint64_t(si.totalswap)) * si.mem_unit;
         uint64_t r = b > max_alloc_bytes ? max_alloc_bytes : uint64_t(b);
         if (cgroup_limit != 0 && cgroup_limit < r) r = cgroup_limit;
+        cached.store(r, std::memory_order_relaxed);
+        cached_at.store(now, std::memory_order_release);
         return r;
     }
 #endif
