@@ -16,7 +16,6 @@
 
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +26,7 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -180,10 +180,12 @@ inline constexpr uint64_t max_alloc_bytes = uint64_t(1) << 62;
 inline uint64_t system_memory_bytes() {
 #if defined(__linux__)
     static std::atomic<uint64_t> cached{0};
-    static std::atomic<int64_t> cached_at{0}; // steady_clock nanoseconds; 0: never
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch())
-                            .count();
+    static std::atomic<int64_t> cached_at{0}; // CLOCK_MONOTONIC nanoseconds; 0: never
+    // (clock_gettime, not <chrono>: that header cost every program 5 MB of
+    // compiler memory)
+    struct timespec ts {};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const int64_t now = int64_t(ts.tv_sec) * 1'000'000'000 + int64_t(ts.tv_nsec);
     const int64_t at = cached_at.load(std::memory_order_acquire);
     if (at != 0 && now - at < 1'000'000'000) return cached.load(std::memory_order_relaxed);
     static const uint64_t cgroup_limit = [] {
