@@ -316,6 +316,13 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
         check(a, w);
         check(w.t(), a.t());
     }
+    // B wider than the axpy kernel's chunk of columns (skinny_min_strips strips of
+    // 2 packets, more for fewer rows): chunks one after the other, the last partial
+    for (int64_t s : {3, 8, 16}) {
+        auto a = random_matrix<T>(s, 40), b = random_matrix<T>(40, 1100);
+        check(a, b);
+        check(b.t(), a.t());
+    }
     // a large operand of no unit stride, and one past two strips of packets
     auto big = random_matrix<T>(80, 202);
     check(random_matrix<T>(5, 40), big(t7::slice(0, 80, 2), t7::slice(0, 202, 2)));

@@ -124,6 +124,14 @@ inline constexpr int packet_size = pk::unpacket_traits<Packet<T>>::size;
 // next rows: few enough that it reads them as that many sequential streams
 // (a strip walked down all of k would touch a new page at every row).
 inline constexpr int64_t skinny_depth = 16;
+// The axpy kernel's register tiles kept between rows of B: at most
+// skinny_acc_bytes of them (with B's rows in flight, in L1 and L2), but no fewer
+// than skinny_min_strips strips (runs of 2 KiB of each row of B). Wider products
+// are done a chunk of columns at a time: the tiles of all 10000 columns of
+// NPBench mlp's 8 x 30000 @ 30000 x 10000 (320 KiB) read at 5.5-6.0 GB/s, by
+// chunks of 8-32 KiB at 7.7-9.8 (8 x 8000 @ 8000 x 10000, one thread).
+inline constexpr int64_t skinny_acc_bytes = int64_t(16) << 10;
+inline constexpr int64_t skinny_min_strips = 32;
 // Bytes of each row of A and column of B the dot kernel takes at a time (a
 // block of A's rows that stays in cache for all the columns of B), and how far
 // ahead in a column of B it prefetches (the hardware's prefetch restarts at
@@ -136,13 +144,31 @@ inline constexpr int64_t skinny_dot_prefetch = 1024;
 inline constexpr int64_t skinny_k_block = 256;
 inline constexpr int64_t skinny_k_blocks = 16;
 inline constexpr int64_t skinny_partial_bytes = int64_t(4) << 20;
-// C's rows at most for the skinny kernels (register tiles of 8, 4, 2, 1 rows).
+// C's rows at most for the skinny kernels (register tiles of 8 or 4, then 2, 1 rows).
 inline constexpr int64_t skinny_max = 16;
+// The rows of A in the kernels' widest register tile: its accumulators (rows x 2
+// packets in the axpy kernel, rows x 3 in the dot kernel) and the packets of B
+// and A in flight must fit in the vector registers. 8 rows with AVX-512's 32; 4
+// with AVX2's 16, where 8-row tiles spilled accumulators to the stack (3 in the
+// axpy kernel, a store and a load in each of their chains of multiply-adds: 35
+// against 50-64 GFLOP/s with B in cache, one Zen 3 core, peak 94).
+inline constexpr int skinny_tile_rows = EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32 ? 8 : 4;
 // The dot kernel's shortest k (blas.hpp takes Eigen's GEMM below it): measured
 // one thread, 20000 x k @ k x 8 (the dot kernel on A's rows) against Eigen's GEMM,
 // float: k = 64 0.40 / 0.38 ms, k = 256 1.5 / 2.2 ms; double: k = 128 1.4 / 1.3 ms,
 // k = 256 2.7 / 3.2 ms; and with 16 columns Eigen's is ahead up to k = 150.
 inline constexpr int64_t skinny_dot_min_k = 256;
+
+// Keeps the compiler from folding a load of v into each of its uses (one load
+// then, not one a use: both kernels are bound by their loads otherwise).
+template <class P>
+[[gnu::always_inline]] inline void keep_in_register(P& v) {
+#if defined(__GNUC__) && defined(__AVX__)
+    asm("" : "+v"(v));
+#else
+    (void)v;
+#endif
+}
 
 // tile[r] += sum over p in [0, kc) of A(r, p) * B(p, 0 .. 2S) for r < MR, one
 // fused multiply-add after the other: A(r, p) at a[r * ars + p * acs], B's row p
@@ -160,7 +186,9 @@ template <class T, int MR>
     }
     for (int64_t p = 0; p < kc; ++p) {
         const T* bp = b + p * ldb;
-        const P b0 = pk::ploadu<P>(bp), b1 = pk::ploadu<P>(bp + S);
+        P b0 = pk::ploadu<P>(bp), b1 = pk::ploadu<P>(bp + S);
+        keep_in_register(b0); // one load each, not one in every multiply-add
+        keep_in_register(b1);
         T7_UNROLL
         for (int r = 0; r < MR; ++r) {
             const P av = pk::pset1<P>(a[r * ars + p * acs]);
@@ -175,14 +203,16 @@ template <class T, int MR>
     }
 }
 
-// Rows [0, m) of the tile (m <= 16) from kc rows of B: groups of 8, 4, 2, 1 rows.
+// Rows [0, m) of the tile (m <= 16) from kc rows of B: groups of skinny_tile_rows,
+// then 4, 2, 1 rows.
 template <class T>
 void axpy_rows(int64_t m, const T* a, int64_t ars, int64_t acs, const T* b, int64_t ldb, int64_t kc,
                T* tile) {
-    constexpr int W = 2 * packet_size<T>;
+    constexpr int W = 2 * packet_size<T>, R = skinny_tile_rows;
     int64_t r = 0;
-    for (; r + 8 <= m; r += 8) axpy_tile<T, 8>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W);
-    if (r + 4 <= m) axpy_tile<T, 4>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W), r += 4;
+    for (; r + R <= m; r += R) axpy_tile<T, R>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W);
+    if (R > 4 && r + 4 <= m)
+        axpy_tile<T, 4>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W), r += 4;
     if (r + 2 <= m) axpy_tile<T, 2>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W), r += 2;
     if (r < m) axpy_tile<T, 1>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W);
 }
@@ -190,58 +220,55 @@ void axpy_rows(int64_t m, const T* a, int64_t ars, int64_t acs, const T* b, int6
 // Strips [s0, s1) of C = alpha A B + beta C (beta 0: C's values unread), a strip
 // being 2S columns (the last one narrower): A m x k (any strides), B k x n
 // (unit column stride), C m x n (any strides); m <= 16. B is read skinny_depth
-// rows at a time across the strips, each strip's tile kept in `acc`.
+// rows at a time across the strips of a chunk, each strip's tile kept in `acc`;
+// the chunks' strips (at most skinny_acc_bytes of tiles) one chunk after the other.
 template <class T>
 void skinny_axpy(int64_t s0, int64_t s1, T alpha, const T* a, int64_t ars, int64_t acs, const T* b,
                  int64_t ldb, int64_t m, int64_t n, int64_t k, T beta, T* c, int64_t crs,
                  int64_t ccs) {
     constexpr int W = 2 * packet_size<T>;
-    std::vector<T> acc(size_t((s1 - s0) * m * W), T(0));
+    const int64_t tile = m * W,
+                  chunk = std::max<int64_t>(skinny_min_strips,
+                                            skinny_acc_bytes / int64_t(sizeof(T)) / tile);
+    std::vector<T> acc(size_t(std::min(s1 - s0, chunk) * tile));
     alignas(64) T pad[skinny_depth * W]; // the last strip's rows, padded with zeros
-    for (int64_t p0 = 0; p0 < k; p0 += skinny_depth) {
-        const int64_t kc = std::min(skinny_depth, k - p0);
-        for (int64_t s = s0; s < s1; ++s) {
-            const int64_t j0 = s * W, w = std::min<int64_t>(W, n - j0);
-            const T* bs = b + p0 * ldb + j0;
-            int64_t ld = ldb;
-            if (w < W) {
-                for (int64_t p = 0; p < kc; ++p) {
-                    std::copy(bs + p * ldb, bs + p * ldb + w, pad + p * W);
-                    std::fill(pad + p * W + w, pad + (p + 1) * W, T(0));
+    for (int64_t c0 = s0; c0 < s1; c0 += chunk) {
+        const int64_t c1 = std::min(s1, c0 + chunk);
+        std::fill(acc.begin(), acc.end(), T(0));
+        for (int64_t p0 = 0; p0 < k; p0 += skinny_depth) {
+            const int64_t kc = std::min(skinny_depth, k - p0);
+            for (int64_t s = c0; s < c1; ++s) {
+                const int64_t j0 = s * W, w = std::min<int64_t>(W, n - j0);
+                const T* bs = b + p0 * ldb + j0;
+                int64_t ld = ldb;
+                if (w < W) {
+                    for (int64_t p = 0; p < kc; ++p) {
+                        std::copy(bs + p * ldb, bs + p * ldb + w, pad + p * W);
+                        std::fill(pad + p * W + w, pad + (p + 1) * W, T(0));
+                    }
+                    bs = pad;
+                    ld = W;
                 }
-                bs = pad;
-                ld = W;
+                // This strip of the next rows: the hardware's prefetch loses track
+                // of 16 interleaved streams (8x30000 @ 30000x1000: 8-10 ms without,
+                // 4.6 ms with).
+                for (int64_t p = p0 + skinny_depth; p < std::min(k, p0 + 2 * skinny_depth); ++p) {
+                    prefetch_at(b + p * ldb + j0, 0);
+                    prefetch_at(b + p * ldb + j0, 64);
+                }
+                axpy_rows(m, a + p0 * acs, ars, acs, bs, ld, kc, acc.data() + (s - c0) * tile);
             }
-            // This strip of the next rows: the hardware's prefetch loses track
-            // of 16 interleaved streams (8x30000 @ 30000x1000: 8-10 ms without,
-            // 4.6 ms with).
-            for (int64_t p = p0 + skinny_depth; p < std::min(k, p0 + 2 * skinny_depth); ++p) {
-                prefetch_at(b + p * ldb + j0, 0);
-                prefetch_at(b + p * ldb + j0, 64);
-            }
-            axpy_rows(m, a + p0 * acs, ars, acs, bs, ld, kc, acc.data() + (s - s0) * m * W);
+        }
+        for (int64_t s = c0; s < c1; ++s) {
+            const T* t = acc.data() + (s - c0) * tile;
+            const int64_t j0 = s * W, w = std::min<int64_t>(W, n - j0);
+            for (int64_t r = 0; r < m; ++r)
+                for (int64_t j = 0; j < w; ++j) {
+                    T& o = c[r * crs + (j0 + j) * ccs];
+                    o = beta == T(0) ? alpha * t[r * W + j] : alpha * t[r * W + j] + beta * o;
+                }
         }
     }
-    for (int64_t s = s0; s < s1; ++s) {
-        const T* tile = acc.data() + (s - s0) * m * W;
-        const int64_t j0 = s * W, w = std::min<int64_t>(W, n - j0);
-        for (int64_t r = 0; r < m; ++r)
-            for (int64_t j = 0; j < w; ++j) {
-                T& o = c[r * crs + (j0 + j) * ccs];
-                o = beta == T(0) ? alpha * tile[r * W + j] : alpha * tile[r * W + j] + beta * o;
-            }
-    }
-}
-
-// Keeps the compiler from folding a load of v into each of its uses (one load
-// then, not one a use: the dot kernel is bound by its loads otherwise).
-template <class P>
-[[gnu::always_inline]] inline void keep_in_register(P& v) {
-#if defined(__GNUC__) && defined(__AVX__)
-    asm("" : "+v"(v));
-#else
-    (void)v;
-#endif
 }
 
 // out[r * NC + j] = sum over p of A(r, p) B(p, j) for r < MR, j < NC: A's row r
@@ -280,12 +307,13 @@ template <class T, int MR, int NC>
     }
 }
 
-// Rows [0, m) of NC columns of B: groups of 8, 4, 2, 1 rows of A.
+// Rows [0, m) of NC columns of B: groups of skinny_tile_rows, then 4, 2, 1 rows of A.
 template <class T, int NC>
 void dot_rows(int64_t m, const T* a, int64_t lda, const T* b, int64_t ldb, int64_t kp, T* out) {
+    constexpr int R = skinny_tile_rows;
     int64_t r = 0;
-    for (; r + 8 <= m; r += 8) dot_tile<T, 8, NC>(a + r * lda, lda, b, ldb, kp, out + r * NC);
-    if (r + 4 <= m) dot_tile<T, 4, NC>(a + r * lda, lda, b, ldb, kp, out + r * NC), r += 4;
+    for (; r + R <= m; r += R) dot_tile<T, R, NC>(a + r * lda, lda, b, ldb, kp, out + r * NC);
+    if (R > 4 && r + 4 <= m) dot_tile<T, 4, NC>(a + r * lda, lda, b, ldb, kp, out + r * NC), r += 4;
     if (r + 2 <= m) dot_tile<T, 2, NC>(a + r * lda, lda, b, ldb, kp, out + r * NC), r += 2;
     if (r < m) dot_tile<T, 1, NC>(a + r * lda, lda, b, ldb, kp, out + r * NC);
 }
