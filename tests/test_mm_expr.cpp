@@ -361,6 +361,37 @@ TEST_CASE("mm_expr: a product of one block's size is still split for the threads
     check_close(values(y2), want, 1e-5);
 }
 
+// A product of at most 16 rows (blas.hpp's skinny kernels) is done by blocks of
+// all its rows and as many columns as fit; of 17, by the square-ish blocks. Values
+// against the naive loops with the default blocks and with blocks of 4 KiB (many
+// narrow ones, the last partial), the same bits at one and two threads.
+TEST_CASE_TEMPLATE("mm_expr: products of few rows, by blocks of all their rows", T, float, double) {
+    const int64_t block_bytes = t7::cpu::product_panel_bytes;
+    t7::manualSeed(8);
+    for (int64_t n : {1, 3, 8, 16, 17}) {
+        CAPTURE(n);
+        const int64_t k = 48, p = 3001;
+        auto a = t7::randn<T>(n, k), b = t7::randn<T>(k, p), bias = t7::randn<T>(p);
+        std::vector<double> want = naive(a, b);
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < p; ++j)
+                want[size_t(i * p + j)] = sig(want[size_t(i * p + j)] + double(bias(j)));
+        for (int64_t bytes : {block_bytes, int64_t(4096)}) {
+            CAPTURE(bytes);
+            t7::cpu::product_panel_bytes = bytes;
+            t7::Tensor<T> y1(n, p), y2(n, p);
+            t7::setNumThreads(1);
+            y1 = t7::sigmoid(t7::mm(a, b) + bias);
+            t7::setNumThreads(2);
+            y2 = t7::sigmoid(t7::mm(a, b) + bias);
+            t7::setNumThreads(1);
+            check_close(values(y1), want, tol<T>());
+            CHECK(std::memcmp(y1.data(), y2.data(), size_t(y1.nElement()) * sizeof(T)) == 0);
+        }
+    }
+    t7::cpu::product_panel_bytes = block_bytes;
+}
+
 // ---- batches: bmm and baddbmm -------------------------------------------------------------
 namespace {
 
