@@ -354,6 +354,49 @@ TEST_CASE("an exception in a chunk reaches the caller: the first chunk's") {
     }
 }
 
+TEST_CASE("iter::Linger holds the pool while alive, nested, and lets go as it unwinds") {
+    KeepThreads keep;
+    t7::setNumThreads(2);
+    const int before = t7::detail::lingering();
+    {
+        const t7::iter::Linger outer;
+        CHECK(t7::detail::lingering() == before + 1);
+        {
+            const t7::iter::Linger inner;
+            CHECK(t7::detail::lingering() == before + 2);
+        }
+        CHECK(t7::detail::lingering() == before + 1);
+        // loops inside run as before: each element once, two chunks
+        const std::vector<Chunk> seen = chunks_of_for(1000, 1);
+        check_cover(seen, 1000);
+        CHECK(seen.size() == 2);
+    }
+    CHECK(t7::detail::lingering() == before);
+    try {
+        const t7::iter::Linger held;
+        throw std::runtime_error("out");
+    } catch (const std::runtime_error&) {
+    }
+    CHECK(t7::detail::lingering() == before);
+    {
+        const t7::iter::Linger off(false);
+        CHECK(t7::detail::lingering() == before);
+    }
+    // the products and factorisations that hold it let go when they return
+    const FloatTensor a = filled({300, 300}, -1, 1, 3), b = filled({300, 300}, -1, 1, 4);
+    const FloatTensor c = t7::mm(a, b);
+    CHECK(c.size(0) == 300);
+    CHECK(t7::detail::lingering() == before);
+    CHECK_THROWS_AS(t7::mm(a, filled({299, 300}, -1, 1, 5)), t7::ShapeError);
+    CHECK(t7::detail::lingering() == before);
+    // one thread: nothing to hold
+    t7::setNumThreads(1);
+    {
+        const t7::iter::Linger one;
+        CHECK(t7::detail::lingering() == before);
+    }
+}
+
 TEST_CASE("a parallel loop inside a chunk runs, with the right values, without deadlock") {
     KeepThreads keep;
     t7::setNumThreads(3);

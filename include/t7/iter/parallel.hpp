@@ -147,6 +147,27 @@ void parallel_split(int64_t n, int64_t chunks, F&& f) {
     parallel_chunks(n, std::min(n, threads * split_chunks_per_thread), f, threads, chunks);
 }
 
+// The scope of an operation that runs several parallel loops in a row (a
+// product's blocks of k, a factorisation's steps): while one is alive, a pool
+// thread that finishes a loop, and the caller that waits for its helpers,
+// spin for up to a millisecond rather than block, so that the next loop finds
+// them awake (a blocked thread's wake costs 0.1-0.2 ms on a VM; see
+// thread_pool_impl.hpp, linger_ns). Without effect when `on` is false or the
+// program runs on one thread.
+class Linger {
+    bool on_;
+
+public:
+    explicit Linger(bool on = true) : on_(on && getNumThreads() > 1) {
+        if (on_) t7::detail::linger(1);
+    }
+    ~Linger() {
+        if (on_) t7::detail::linger(-1);
+    }
+    Linger(const Linger&) = delete;
+    Linger& operator=(const Linger&) = delete;
+};
+
 // As parallel_for, for loops that take any contiguous ranges and keep nothing
 // per chunk (element-wise assignments): up to split_chunks_per_thread chunks
 // per thread, each claimed by whichever thread is free, so that a helper that

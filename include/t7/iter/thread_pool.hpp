@@ -44,6 +44,11 @@ void run_chunks(int64_t chunks, int threads, bool wake, ChunkFn fn, void* ctx);
 // getNumThreads() before setNumThreads: OMP_NUM_THREADS when it is a positive
 // number, else the CPUs this process may run on.
 int default_threads();
+// +1: an operation of several loops in a row begins (its threads spin between
+// them rather than block: iter::Linger); -1: it has ended.
+void linger(int delta);
+// Scopes of linger(+1) alive now, for tests.
+int lingering();
 // Loops split into two or more chunks (calls of run_chunks) so far, for tests
 // that check where a loop starts to thread.
 uint64_t threaded_loops();

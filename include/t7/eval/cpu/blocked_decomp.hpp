@@ -74,6 +74,7 @@ Eigen::Index blocked_llt(ColMatrix<T>& w) {
     if (n < 32) return Llt::unblocked(w);
     const int64_t bs = std::clamp<int64_t>(n / 8 / 16 * 16, 8, 128);
     T* d = w.data();
+    const iter::Linger linger; // two loops a step
     for (int64_t k = 0; k < n; k += bs) {
         const int64_t b = std::min(bs, n - k), r = n - k - b;
         auto a11 = w.block(k, k, b, b);
@@ -120,6 +121,7 @@ Eigen::Index blocked_lu(int64_t rows, int64_t cols, T* lu, int64_t ld, int* piv,
     }
     const int64_t bs = std::clamp<int64_t>(size / 8 / 16 * 16, 8, max_block);
     swaps = 0;
+    const iter::Linger linger(threaded); // a loop a step
     Eigen::Index first_zero = -1;
     for (int64_t k = 0; k < size; k += bs) {
         const int64_t b = std::min(size - k, bs), trows = rows - k - b, tsize = size - k - b;
@@ -237,6 +239,7 @@ void blocked_trsm(const T* t, int64_t rs, int64_t cs, bool lower, bool unit, int
                   int64_t k) {
     ColMatrix<T> diag(std::min(n, trsm_block), std::min(n, trsm_block));
     const int64_t blocks = (n + trsm_block - 1) / trsm_block;
+    const iter::Linger linger; // a product and a loop a step
     for (int64_t step = 0; step < blocks; ++step) {
         const int64_t b = lower ? step : blocks - 1 - step;
         const int64_t i0 = b * trsm_block, ib = std::min(trsm_block, n - i0);

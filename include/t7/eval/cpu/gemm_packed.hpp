@@ -248,6 +248,7 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t a
         std::max<int64_t>(MR, gemm_mc_bytes / (kc_max * int64_t(sizeof(T))) / MR * MR);
     const int64_t tiles = (m + MR - 1) / MR;
     T* bp = gemm_buffer_b().get<T>(kc_max * ((std::min(n, nc_max) + NR - 1) / NR * NR));
+    const iter::Linger linger(threaded); // two loops a block of k
     for (int64_t j0 = 0; j0 < n; j0 += nc_max) {
         const int64_t nc = std::min(nc_max, n - j0);
         for (int64_t p0 = 0; p0 < k; p0 += kc_max) {
