@@ -319,7 +319,7 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
     // B wider than the axpy kernel's chunk of columns (skinny_min_strips strips of
     // 2 packets, more for fewer rows): chunks one after the other, the last partial
     for (int64_t s : {3, 8, 16}) {
-        auto a = random_matrix<T>(s, 40), b = random_matrix<T>(40, 1100);
+        auto a = random_matrix<T>(s, 40), b = random_matrix<T>(40, 2200);
         check(a, b);
         check(b.t(), a.t());
     }

@@ -126,12 +126,14 @@ inline constexpr int packet_size = pk::unpacket_traits<Packet<T>>::size;
 inline constexpr int64_t skinny_depth = 16;
 // The axpy kernel's register tiles kept between rows of B: at most
 // skinny_acc_bytes of them (with B's rows in flight, in L1 and L2), but no fewer
-// than skinny_min_strips strips (runs of 2 KiB of each row of B). Wider products
-// are done a chunk of columns at a time: the tiles of all 10000 columns of
-// NPBench mlp's 8 x 30000 @ 30000 x 10000 (320 KiB) read at 5.5-6.0 GB/s, by
-// chunks of 8-32 KiB at 7.7-9.8 (8 x 8000 @ 8000 x 10000, one thread).
+// than skinny_min_strips strips (runs of 4 KiB of each row of B, a page). Wider
+// products are done a chunk of columns at a time: the tiles of all 10000 columns
+// of NPBench mlp's 8 x 30000 @ 30000 x 10000 (320 KiB) read at 5.5-6.0 GB/s, by
+// chunks of 8-32 KiB at 7.7-9.8 (8 x 8000 @ 8000 x 10000, one thread). Runs of
+// 4 KiB, not 2: 8 x 30000 @ 30000 x 1000 (whole rows then) 9.2-9.5 -> 11.8-12.5
+// GB/s, 8 x 8000 @ 8000 x 10000 8.9 -> 9.9, against a sum's 14-16 (Zen 3).
 inline constexpr int64_t skinny_acc_bytes = int64_t(16) << 10;
-inline constexpr int64_t skinny_min_strips = 32;
+inline constexpr int64_t skinny_min_strips = 64;
 // Bytes of each row of A and column of B the dot kernel takes at a time (a
 // block of A's rows that stays in cache for all the columns of B), and how far
 // ahead in a column of B it prefetches (the hardware's prefetch restarts at
