@@ -253,7 +253,8 @@ void skinny_axpy(int64_t s0, int64_t s1, T alpha, const T* a, int64_t ars, int64
                 }
                 // This strip of the next rows: the hardware's prefetch loses track
                 // of 16 interleaved streams (8x30000 @ 30000x1000: 8-10 ms without,
-                // 4.6 ms with).
+                // 4.6 ms with); and the next strip's line (a float strip is one
+                // line): 8.0 GB/s of B with the strip's line alone, 9.2 with both.
                 for (int64_t p = p0 + skinny_depth; p < std::min(k, p0 + 2 * skinny_depth); ++p) {
                     prefetch_at(b + p * ldb + j0, 0);
                     prefetch_at(b + p * ldb + j0, 64);
