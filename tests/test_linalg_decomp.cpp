@@ -667,3 +667,39 @@ TEST_CASE("the decompositions leave Eigen's and OpenMP's thread settings as they
     CHECK(omp_get_max_threads() == omp_threads);
 #endif
 }
+
+TEST_CASE("the blocked factorisations hold the pool only when their largest step goes to it") {
+    using t7::detail::eig::gemm_grain_work;
+    using t7::detail::eig::parts_pooled;
+    // one part, or less than two grains of work: every loop on the calling thread
+    CHECK_FALSE(parts_pooled(1, 1e12));
+    CHECK_FALSE(parts_pooled(8, double(gemm_grain_work)));
+    CHECK(parts_pooled(2, 2.0 * double(gemm_grain_work)));
+    // potrf's first update (n - bs rows of 64-column parts, (n - bs)^2 bs / 2
+    // multiply-adds, bs = n / 8 rounded down to 16): n = 128 (bs 16) keeps it
+    // on the calling thread, n = 256 (bs 32, 4 parts, 6 grains) and 1024 do not
+    auto first_step = [](int64_t n) {
+        const int64_t bs = std::clamp<int64_t>(n / 8 / 16 * 16, 8, 128), r = n - bs;
+        return parts_pooled((r + 63) / 64, double(r) * double(r) * double(bs) / 2);
+    };
+    CHECK_FALSE(first_step(48));
+    CHECK_FALSE(first_step(128));
+    CHECK(first_step(256));
+    CHECK(first_step(1024));
+    // and whatever they held is let go when they return, or throw
+    KeepThreads keep;
+    t7::setNumThreads(2);
+    t7::manualSeed(48);
+    const int before = t7::detail::lingering();
+    for (int64_t n : {48, 128, 256}) {
+        const auto a = hpd<double>(n);
+        CHECK(t7::potrf(a).size(0) == n);
+        CHECK(t7::detail::lingering() == before);
+        CHECK(t7::trtrs(general<double>(n, 3), t7::potrf(a, 'L'), 'L').solution.size(0) == n);
+        CHECK(t7::detail::lingering() == before);
+    }
+    auto bad = hpd<double>(256);
+    bad(200, 200) = -1.0;
+    CHECK_THROWS_AS(t7::potrf(bad), t7::Error);
+    CHECK(t7::detail::lingering() == before);
+}

@@ -34,16 +34,24 @@ using ColMap = Eigen::Map<ColMatrix<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 // parks holds little of the step.
 inline constexpr int64_t decomp_part = 64;
 
+// The grains of a step's `work` multiply-adds: parallel_split's chunk count.
+inline int64_t part_grains(double work) {
+    return int64_t(std::min(work / double(gemm_grain_work), 1e9));
+}
+// Whether for_parts would split `parts` parts of `work` over the pool: what a
+// factorisation's iter::Linger is conditioned on (its largest step's loop), so
+// that a small one, all on the calling thread, holds no spinning helper.
+inline bool parts_pooled(int64_t parts, double work) { return parts > 1 && part_grains(work) > 1; }
+
 // f(p) for parts p of [0, parts), on the pool for `work` multiply-adds (the
 // products' grain: a step of little work stays on the calling thread). A part's
 // TRSM and GEMM are BLAS calls with EIGEN_USE_BLAS: single-threaded (SerialBlas).
 template <class F>
 void for_parts(int64_t parts, double work, F&& f) {
-    iter::parallel_split(parts, int64_t(work / double(gemm_grain_work)),
-                         [&](int64_t p0, int64_t p1, int64_t) {
-                             [[maybe_unused]] SerialBlas serial;
-                             for (int64_t p = p0; p < p1; ++p) f(p);
-                         });
+    iter::parallel_split(parts, part_grains(work), [&](int64_t p0, int64_t p1, int64_t) {
+        [[maybe_unused]] SerialBlas serial;
+        for (int64_t p = p0; p < p1; ++p) f(p);
+    });
 }
 
 // C += alpha A op(B) on the calling thread (never an OpenMP team): C m x n and A
@@ -74,7 +82,9 @@ Eigen::Index blocked_llt(ColMatrix<T>& w) {
     if (n < 32) return Llt::unblocked(w);
     const int64_t bs = std::clamp<int64_t>(n / 8 / 16 * 16, 8, 128);
     T* d = w.data();
-    const iter::Linger linger; // two loops a step
+    const int64_t r0 = n - bs; // the first step's update: the largest
+    const iter::Linger linger(parts_pooled((r0 + decomp_part - 1) / decomp_part,
+                                           double(r0) * double(r0) * double(bs) / 2));
     for (int64_t k = 0; k < n; k += bs) {
         const int64_t b = std::min(bs, n - k), r = n - k - b;
         auto a11 = w.block(k, k, b, b);
@@ -239,7 +249,11 @@ void blocked_trsm(const T* t, int64_t rs, int64_t cs, bool lower, bool unit, int
                   int64_t k) {
     ColMatrix<T> diag(std::min(n, trsm_block), std::min(n, trsm_block));
     const int64_t blocks = (n + trsm_block - 1) / trsm_block;
-    const iter::Linger linger; // a product and a loop a step
+    // A product and a loop a step; the last step's product is the largest.
+    const int64_t ib0 = std::min(n, trsm_block);
+    const iter::Linger linger(gemm_parts(ib0, k, n - ib0) > 1 ||
+                              parts_pooled((k + decomp_part - 1) / decomp_part,
+                                           double(ib0) * double(ib0) * double(k) / 2));
     for (int64_t step = 0; step < blocks; ++step) {
         const int64_t b = lower ? step : blocks - 1 - step;
         const int64_t i0 = b * trsm_block, ib = std::min(trsm_block, n - i0);
