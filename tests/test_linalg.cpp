@@ -327,6 +327,9 @@ TEST_CASE_TEMPLATE("products on the pool: skinny and partitioned shapes", T, flo
     auto big = random_matrix<T>(80, 202);
     check(random_matrix<T>(5, 40), big(t7::slice(0, 80, 2), t7::slice(0, 202, 2)));
     check(random_matrix<T>(3, 33), random_matrix<T>(33, 65));
+    // every width of the last strip: one packet read in place (float 104, 1000;
+    // double 100), padded to one (float 100, 65) or to two (float 110, double 110, 70)
+    for (int64_t n : {104, 110, 1000}) check(random_matrix<T>(8, 300), random_matrix<T>(300, n));
     // parts of rows (m >= n) and of columns, with every transposition
     for (auto [m, n, k] : {std::array<int64_t, 3>{257, 250, 100}, {120, 300, 200}}) {
         auto a = random_matrix<T>(m, k), b = random_matrix<T>(k, n);

@@ -172,51 +172,54 @@ template <class P>
 #endif
 }
 
-// tile[r] += sum over p in [0, kc) of A(r, p) * B(p, 0 .. 2S) for r < MR, one
+// tile[r] += sum over p in [0, kc) of A(r, p) * B(p, 0 .. NV S) for r < MR, one
 // fused multiply-add after the other: A(r, p) at a[r * ars + p * acs], B's row p
-// at b + p * ldb; tile row r at tile + r * 2S.
-template <class T, int MR>
+// at b + p * ldb; tile row r at tile + r * 2S (NV = 1: a strip's first packet).
+template <class T, int MR, int NV>
 [[gnu::always_inline]] inline void axpy_tile(const T* a, int64_t ars, int64_t acs, const T* b,
                                              int64_t ldb, int64_t kc, T* tile) {
     using P = Packet<T>;
     constexpr int S = packet_size<T>;
-    P acc0[MR], acc1[MR];
+    P acc[NV][MR];
     T7_UNROLL
     for (int r = 0; r < MR; ++r) {
-        acc0[r] = pk::ploadu<P>(tile + r * 2 * S);
-        acc1[r] = pk::ploadu<P>(tile + r * 2 * S + S);
+        T7_UNROLL
+        for (int v = 0; v < NV; ++v) acc[v][r] = pk::ploadu<P>(tile + r * 2 * S + v * S);
     }
     for (int64_t p = 0; p < kc; ++p) {
         const T* bp = b + p * ldb;
-        P b0 = pk::ploadu<P>(bp), b1 = pk::ploadu<P>(bp + S);
-        keep_in_register(b0); // one load each, not one in every multiply-add
-        keep_in_register(b1);
+        P bv[NV];
+        T7_UNROLL
+        for (int v = 0; v < NV; ++v) {
+            bv[v] = pk::ploadu<P>(bp + v * S);
+            keep_in_register(bv[v]); // one load each, not one in every multiply-add
+        }
         T7_UNROLL
         for (int r = 0; r < MR; ++r) {
             const P av = pk::pset1<P>(a[r * ars + p * acs]);
-            acc0[r] = pk::pmadd(av, b0, acc0[r]);
-            acc1[r] = pk::pmadd(av, b1, acc1[r]);
+            T7_UNROLL
+            for (int v = 0; v < NV; ++v) acc[v][r] = pk::pmadd(av, bv[v], acc[v][r]);
         }
     }
     T7_UNROLL
     for (int r = 0; r < MR; ++r) {
-        pk::pstoreu(tile + r * 2 * S, acc0[r]);
-        pk::pstoreu(tile + r * 2 * S + S, acc1[r]);
+        T7_UNROLL
+        for (int v = 0; v < NV; ++v) pk::pstoreu(tile + r * 2 * S + v * S, acc[v][r]);
     }
 }
 
-// Rows [0, m) of the tile (m <= 16) from kc rows of B: groups of skinny_tile_rows,
-// then 4, 2, 1 rows.
-template <class T>
+// Rows [0, m) of the tile (m <= 16) from kc rows of B, NV packets of each:
+// groups of skinny_tile_rows, then 4, 2, 1 rows.
+template <class T, int NV>
 void axpy_rows(int64_t m, const T* a, int64_t ars, int64_t acs, const T* b, int64_t ldb, int64_t kc,
                T* tile) {
     constexpr int W = 2 * packet_size<T>, R = skinny_tile_rows;
     int64_t r = 0;
-    for (; r + R <= m; r += R) axpy_tile<T, R>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W);
+    for (; r + R <= m; r += R) axpy_tile<T, R, NV>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W);
     if (R > 4 && r + 4 <= m)
-        axpy_tile<T, 4>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W), r += 4;
-    if (r + 2 <= m) axpy_tile<T, 2>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W), r += 2;
-    if (r < m) axpy_tile<T, 1>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W);
+        axpy_tile<T, 4, NV>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W), r += 4;
+    if (r + 2 <= m) axpy_tile<T, 2, NV>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W), r += 2;
+    if (r < m) axpy_tile<T, 1, NV>(a + r * ars, ars, acs, b, ldb, kc, tile + r * W);
 }
 
 // Strips [s0, s1) of C = alpha A B + beta C (beta 0: C's values unread), a strip
@@ -228,7 +231,7 @@ template <class T>
 void skinny_axpy(int64_t s0, int64_t s1, T alpha, const T* a, int64_t ars, int64_t acs, const T* b,
                  int64_t ldb, int64_t m, int64_t n, int64_t k, T beta, T* c, int64_t crs,
                  int64_t ccs) {
-    constexpr int W = 2 * packet_size<T>;
+    constexpr int S = packet_size<T>, W = 2 * S;
     const int64_t tile = m * W,
                   chunk = std::max<int64_t>(skinny_min_strips,
                                             skinny_acc_bytes / int64_t(sizeof(T)) / tile);
@@ -243,11 +246,14 @@ void skinny_axpy(int64_t s0, int64_t s1, T alpha, const T* a, int64_t ars, int64
                 const int64_t j0 = s * W, w = std::min<int64_t>(W, n - j0);
                 const T* bs = b + p0 * ldb + j0;
                 int64_t ld = ldb;
-                if (w < W) {
-                    for (int64_t p = 0; p < kc; ++p) {
-                        std::copy(bs + p * ldb, bs + p * ldb + w, pad + p * W);
-                        std::fill(pad + p * W + w, pad + (p + 1) * W, T(0));
-                    }
+                // The last strip, narrower: one packet read in place when that is
+                // all of it (n = 120, 1000: no copy), else its rows copied, padded
+                // with zeros (a copy by calls of runtime lengths here cost 8 x 1936
+                // @ 1936 x 120 a quarter of its time).
+                if (w < W && w != S) {
+                    for (int64_t p = 0; p < kc; ++p)
+                        for (int64_t j = 0; j < W; ++j)
+                            pad[p * W + j] = j < w ? bs[p * ldb + j] : T(0);
                     bs = pad;
                     ld = W;
                 }
@@ -259,7 +265,11 @@ void skinny_axpy(int64_t s0, int64_t s1, T alpha, const T* a, int64_t ars, int64
                     prefetch_at(b + p * ldb + j0, 0);
                     prefetch_at(b + p * ldb + j0, 64);
                 }
-                axpy_rows(m, a + p0 * acs, ars, acs, bs, ld, kc, acc.data() + (s - c0) * tile);
+                T* t = acc.data() + (s - c0) * tile;
+                if (w <= S)
+                    axpy_rows<T, 1>(m, a + p0 * acs, ars, acs, bs, ld, kc, t);
+                else
+                    axpy_rows<T, 2>(m, a + p0 * acs, ars, acs, bs, ld, kc, t);
             }
         }
         for (int64_t s = c0; s < c1; ++s) {
