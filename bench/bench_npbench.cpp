@@ -13,7 +13,11 @@
 // alone as well. Outputs are compared with NumPy's (saved as .npy): max |t7 - np| /
 // max |np|. Inputs are formulas both sides compute (seq). Every time is the best of
 // `reps`; the tensor7 and Eigen contenders run in interleaved rounds; NumPy's is the
-// better of a run before tensor7's and one after.
+// better of a run before tensor7's and one after. Where OpenBLAS's development files
+// are installed (T7_BENCH_OPENBLAS), the GEMM rows also call NumPy's own kernel,
+// OpenBLAS's cblas_?gemm on one thread, in the same rounds as tensor7 (no drift of
+// the machine between the two), twice: the ratio of those two identical contenders
+// is the run's own noise floor.
 // Usage: bench_npbench [reps=5]
 #include "timing.hpp"
 
@@ -21,12 +25,18 @@
 
 #include <Eigen/Core>
 
+#if defined(T7_BENCH_OPENBLAS)
+#include <cblas.h>
+#endif
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -104,6 +114,27 @@ double rel_error(const FloatTensor& a, const std::string& path) {
 }
 
 // ---- gemm ------------------------------------------------------------------------
+// C = A B through OpenBLAS on one thread (row-major n x n), as NumPy's a @ b calls it.
+template <class T>
+void openblas_gemm(int64_t n, const T* a, const T* b, T* c) {
+#if defined(T7_BENCH_OPENBLAS)
+    const auto N = blasint(n);
+    if constexpr (std::is_same_v<T, float>)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, c,
+                    N);
+    else
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0, a, N, b, N, 0.0, c, N);
+#else
+    (void)n, (void)a, (void)b, (void)c;
+#endif
+}
+constexpr bool have_openblas =
+#if defined(T7_BENCH_OPENBLAS)
+    true;
+#else
+    false;
+#endif
+
 // Each row's line, printed once NumPy's second run is in (np then holds the best of both).
 using Rows = std::vector<std::function<void()>>;
 
@@ -112,7 +143,7 @@ void gemm_rows(const char* name, int reps, const std::map<int, NumpyRun>& np, Ro
     using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     for (int64_t n : {256, 512, 1024, 2048}) {
         const auto a = seq<T>({n, n}, -1, 1), b = seq<T>({n, n}, -0.5, 0.5, true);
-        t7::Tensor<T> c(n, n), e(n, n);
+        t7::Tensor<T> c(n, n), e(n, n), o(n, n);
         Eigen::Map<const M> ea(a.data(), n, n), eb(b.data(), n, n);
         Eigen::Map<M> ec(e.data(), n, n);
         const int inner = int(std::max<int64_t>(1, (int64_t(1) << 26) / (n * n * n)));
@@ -128,20 +159,30 @@ void gemm_rows(const char* name, int reps, const std::map<int, NumpyRun>& np, Ro
         // 20 ms apart: libgomp's threads spin for milliseconds after a region;
         // then one untimed call, as NumPy's timeit.repeat runs its calls back to
         // back (bench::race_rounds).
-        auto t = bench::race({at(1, t7mm), at(1, eig), at(2, t7mm), at(2, eig)}, reps, 1,
-                             std::chrono::milliseconds(20), true);
+        auto blas = [&] { openblas_gemm(n, a.data(), b.data(), o.data()); };
+        std::vector<std::function<void()>> contenders = {at(1, t7mm), at(1, eig), at(2, t7mm),
+                                                         at(2, eig)};
+        if (have_openblas) contenders.insert(contenders.end(), {at(1, blas), at(1, blas)});
+        auto t = bench::race(contenders, reps, 1, std::chrono::milliseconds(20), true);
         const double flop = 2.0 * double(n) * double(n) * double(n);
         const double sum = t7::sum(c), esum = t7::sum(e);
+        const double osum = have_openblas ? t7::sum(o) : sum;
         for (int threads : {1, 2}) {
             const double tt = t[threads == 1 ? 0 : 2] / inner, te = t[threads == 1 ? 1 : 3] / inner;
+            // OpenBLAS in the same rounds (one thread): its time, the floor's ratio
+            const bool blas_row = have_openblas && threads == 1;
+            const double to = blas_row ? t[4] / inner : NAN, floor = blas_row ? t[5] / t[4] : NAN;
             const std::string key = std::string("gemm ") + name + " " + std::to_string(n);
             rows.push_back([=, &np] {
                 const double tn = np_value(np.at(threads), key),
                              nsum = np_value(np.at(threads), key, 1);
-                std::printf("| %s | %lld | %d | %.3f | %.1f | %.1f | %.1f | %.3f | %.3f | %.1e |\n",
+                const double diff =
+                    std::max({std::abs(sum - nsum), std::abs(sum - esum), std::abs(sum - osum)});
+                std::printf("| %s | %lld | %d | %.3f | %.1f | %.1f | %.1f | %.3f | %.3f | %.1f | "
+                            "%.3f | %.3f | %.1e |\n",
                             name, (long long)n, threads, tt * 1e3, flop / tt * 1e-9,
-                            flop / te * 1e-9, flop / tn * 1e-9, tn / tt, te / tt,
-                            std::max(std::abs(sum - nsum), std::abs(sum - esum)) / std::abs(nsum));
+                            flop / te * 1e-9, flop / tn * 1e-9, tn / tt, te / tt, flop / to * 1e-9,
+                            to / tt, floor, diff / std::abs(nsum));
             });
         }
     }
@@ -216,6 +257,9 @@ struct Lenet {
 
 int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
+#if defined(T7_BENCH_OPENBLAS)
+    openblas_set_num_threads(1); // its one-thread kernel, no thread of its own spinning
+#endif
     char dir[] = "/tmp/bench_npbench_XXXXXX";
     const std::string outdir = mkdtemp(dir) ? dir : "/tmp";
     // NumPy before and after tensor7's runs, the better time of the two: drift of the
@@ -269,9 +313,9 @@ int main(int argc, char** argv) {
     std::printf("best of %d; NumPy %s\n\n", reps,
                 np[1].lines.empty() ? "missing (/usr/bin/python3 with numpy)"
                                     : "the better of a run before and one after tensor7's");
-    std::printf(
-        "| gemm | n | thr | t7 ms | t7 GFLOP/s | Eigen GFLOP/s | NumPy GFLOP/s | "
-        "t7/NumPy | t7/Eigen | sum rel diff |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| gemm | n | thr | t7 ms | t7 GFLOP/s | Eigen GFLOP/s | NumPy GFLOP/s | "
+                "t7/NumPy | t7/Eigen | OpenBLAS GFLOP/s | t7/OpenBLAS | OpenBLAS/OpenBLAS | "
+                "sum rel diff |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const auto& row : gemm) row();
     std::printf("\n| program | thr | t7 ms | NumPy ms | NumPy/t7 | max rel err |\n"
                 "|---|---|---|---|---|---|\n");
